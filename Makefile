@@ -1,0 +1,45 @@
+# The two commands of the README:  make book  (build the website)  and  make test  (every test).
+# Both create the virtual environment .venv from requirements.txt on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | cksum | cut -d' ' -f1)
+SITE   := _build/html
+
+.PHONY: book test lab notebooks bench clean help
+
+help:
+	@echo "make book       set up .venv and build the website into $(SITE)"
+	@echo "make test       set up .venv, build the book, run every test (library, notebooks, browser)"
+	@echo "make lab        open the chapters in JupyterLab"
+	@echo "make notebooks  re-execute the chapters and store their outputs (after editing one)"
+	@echo "make bench      run the benchmarks"
+
+$(STAMP): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed (found %s)" % sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build . -n -W --keep-going
+	@echo
+	@echo "Book built: open $(CURDIR)/$(SITE)/index.html"
+
+test: book
+	$(BIN)/python -m pytest --nbval --nbval-current-env tests notebooks
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+notebooks: $(STAMP)
+	$(BIN)/python tools/execute_notebooks.py
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf _build test-artifacts

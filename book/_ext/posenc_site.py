@@ -1,0 +1,34 @@
+"""Small Sphinx fixes for the book's HTML (loaded through ``sphinx: local_extensions``).
+
+* sphinx-thebe registers its inline configuration script twice on every page, which throws
+  ``Identifier 'THEBE_JS_URL' has already been declared`` in the browser console. Live code via
+  thebe is switched off in this book (``launch_buttons.thebe: false``), so drop its scripts.
+* The page template starts with ``dataset.mode = localStorage.getItem("mode") || "{{ default_mode }}"``
+  but sphinx-book-theme never sets ``default_mode``, so a first visit logs
+  ``Got invalid theme mode: .``; give it ``auto`` (follow the reader's system setting).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _fix_page(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    if not context.get("default_mode"):
+        context["default_mode"] = "auto"
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    kept = []
+    for script in scripts:
+        name = str(getattr(script, "filename", script) or "")
+        body = str(getattr(script, "attributes", {}).get("body", ""))
+        if "sphinx-thebe" in name or "THEBE_JS_URL" in body:
+            continue
+        kept.append(script)
+    context["script_files"] = kept
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.connect("html-page-context", _fix_page, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

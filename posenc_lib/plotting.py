@@ -1,0 +1,148 @@
+"""The book's one figure style, and the one way figures reach the page.
+
+* Colours: the Okabe–Ito palette for lines (safe for the common colour-vision deficiencies),
+  ``cividis``/``viridis`` for magnitudes and ``RdBu_r`` (two hues, light centre) for signed
+  values such as encodings in [-1, 1].
+* Every figure is shown with :func:`show`, which embeds the PNG with alt text in one HTML
+  ``<img>`` (and the alt text as the plain-text output that nbval checks), so the website, the
+  notebooks and screen readers all get the same picture and the same description.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from typing import Any
+
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")  # figures are rendered to PNG bytes; no GUI backend needed
+
+from matplotlib.figure import Figure  # noqa: E402
+
+__all__ = [
+    "DIVERGING",
+    "OKABE_ITO",
+    "SEQUENTIAL",
+    "STYLE",
+    "FigureImage",
+    "new_figure",
+    "png_bytes",
+    "rgba_png",
+    "compact_png",
+    "img_html",
+    "show",
+]
+
+OKABE_ITO: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+SEQUENTIAL = "cividis"
+DIVERGING = "RdBu_r"
+
+STYLE: dict[str, Any] = {
+    "figure.facecolor": "white",
+    "axes.facecolor": "white",
+    "axes.edgecolor": "#333333",
+    "axes.grid": False,  # line plots turn it on with ax.grid(True); heatmaps stay clean
+    "axes.axisbelow": True,  # grid lines under the data (and identical when explorers blit)
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": matplotlib.cycler(color=list(OKABE_ITO)),
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 9,
+    "legend.frameon": False,
+    "font.size": 10,
+    "image.cmap": SEQUENTIAL,
+    "savefig.bbox": "standard",
+}
+
+
+# Importing the library applies the book style, so every figure looks the same.
+matplotlib.rcParams.update(STYLE)
+
+
+def new_figure(width: float = 7.0, height: float = 3.2) -> Figure:
+    """A figure in the book style, detached from pyplot (nothing is shown until :func:`show`)."""
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def png_bytes(fig: Figure, dpi: int = 90, fast: bool = False) -> bytes:
+    """Render ``fig`` at ``dpi`` to PNG bytes (one Agg draw, encoded by Pillow).
+
+    ``fast=True`` trades file size for speed (zlib level 1), for live slider updates.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    if fig.get_dpi() != dpi:
+        fig.set_dpi(dpi)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas.draw()
+    return rgba_png(np.asarray(canvas.buffer_rgba()), fast=fast)
+
+
+def rgba_png(rgba: np.ndarray, fast: bool = False) -> bytes:
+    """Encode an ``(H, W, 4)`` uint8 RGBA canvas buffer as an RGB PNG."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    options = {"compress_level": 1} if fast else {"optimize": True}
+    Image.fromarray(np.ascontiguousarray(rgba[..., :3])).save(buf, format="PNG", **options)
+    return buf.getvalue()
+
+
+def compact_png(png: bytes, colors: int = 192) -> bytes:
+    """Re-encode a PNG with a palette of at most ``colors`` colours (about 3x smaller).
+
+    Used for the pre-rendered frames of the static site, where page weight matters more than
+    the last shade of a gradient.
+    """
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        pal = im.convert("RGB").quantize(colors=colors, method=Image.Quantize.MEDIANCUT)
+        out = io.BytesIO()
+        pal.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def img_html(png: bytes, alt: str) -> str:
+    """An ``<img>`` tag with the PNG inlined, its alt text, and a width that never overflows."""
+    data = base64.b64encode(png).decode("ascii")
+    return (
+        f'<img class="posenc-figure" src="data:image/png;base64,{data}" '
+        f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto" />'
+    )
+
+
+class FigureImage:
+    """A rendered figure with alt text; displays as HTML, falls back to its alt text."""
+
+    def __init__(self, png: bytes, alt: str) -> None:
+        if not isinstance(alt, str) or not alt.strip():
+            raise ValueError(f"alt must be a non-empty description of the figure, got {alt!r}")
+        self.png = png
+        self.alt = alt
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"text/html": img_html(self.png, self.alt), "text/plain": f"[figure] {self.alt}"}
+
+
+def show(fig: Figure, alt: str, dpi: int = 90) -> FigureImage:
+    """Render ``fig`` with its alt text; the returned object displays in notebooks and the book."""
+    return FigureImage(png_bytes(fig, dpi=dpi), alt)

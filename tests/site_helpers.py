@@ -1,0 +1,68 @@
+"""Serving the built site on localhost and driving Debian's Chromium (shared by the browser test
+and the page-weight benchmark)."""
+
+from __future__ import annotations
+
+import contextlib
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = Path(os.environ.get("POSENC_SITE", ROOT / "_build" / "html"))  # override to test another build
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def toc_pages() -> list[str]:
+    """HTML paths of every document listed in _toc.yml (root first)."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(entries: list[dict]) -> None:
+        for e in entries:
+            if "file" in e:
+                files.append(e["file"])
+            walk(e.get("sections", []))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters", []))
+    walk(toc.get("chapters", []))
+    return [f + ".html" for f in files]
+
+
+@contextlib.contextmanager
+def serve(site: Path = SITE) -> Iterator[str]:
+    """Serve ``site`` on 127.0.0.1 (a free port) for the duration of the block; yields the URL."""
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(site), **kwargs)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def launch(playwright):
+    """Headless Debian Chromium through Playwright (no browser download)."""
+    if not Path(CHROMIUM).exists():
+        raise FileNotFoundError(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

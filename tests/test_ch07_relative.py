@@ -1,0 +1,168 @@
+"""Chapter 7 additions to posenc_lib.relative: T5 bucket ranges and logits with positions."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc_lib import encodings, relative
+
+
+# -- t5_bucket_ranges ----------------------------------------------------------------------------
+def test_t5_ranges_default_config_by_hand():
+    # B = 16 buckets per direction, m = 8 exact ones, D = 128: the log-spaced buckets start at
+    # the distances 8 * (128/8)^(k/8) = 8 * 2^(k/2) = 8, 11.3, 16, 22.6, 32, 45.3, 64, 90.5
+    edges = [8 * 2 ** (k / 2) for k in range(8)]
+    starts = [math.ceil(e) for e in edges]  # first integer distance of each bucket
+    ranges = relative.t5_bucket_ranges(32, 128, True, max_offset=300)
+    after = [r for r in ranges if r[0] >= 16]
+    before = [r for r in ranges if r[0] < 16]
+    # exact buckets: distance n -> bucket n (before) and 16 + n (after, n >= 1)
+    assert before[:8] == [(n, -n, -n) for n in range(8)]
+    assert after[:7] == [(16 + n, n, n) for n in range(1, 8)]
+    # log buckets: ranges between consecutive edges, the last one open to the scan's end
+    for k in range(8):
+        last = starts[k + 1] - 1 if k < 7 else 300
+        assert before[8 + k] == (8 + k, -last, -starts[k])
+        assert after[7 + k] == (24 + k, starts[k], last)
+    assert len(ranges) == 31  # bucket 16 would be "after the query at distance 0": never used
+
+
+def test_t5_ranges_causal_and_small_config():
+    ranges = relative.t5_bucket_ranges(8, 20, bidirectional=False, max_offset=50)
+    # B = 8, m = 4 exact; edges 4 * 5^(k/4): 4, 5.98, 8.94, 13.37 -> starts 4, 6, 9, 14
+    assert ranges == [(0, 0, 50), (1, -1, -1), (2, -2, -2), (3, -3, -3),
+                      (4, -5, -4), (5, -8, -6), (6, -13, -9), (7, -50, -14)]
+
+
+@given(st.sampled_from([8, 16, 32, 64]), st.integers(40, 300), st.booleans())
+def test_t5_ranges_partition_the_offsets(num_buckets, max_distance, bidirectional):
+    ranges = relative.t5_bucket_ranges(num_buckets, max_distance, bidirectional, 200)
+    covered = sorted(o for _, lo, hi in ranges for o in range(lo, hi + 1))
+    assert covered == list(range(-200, 201))  # contiguous, disjoint, complete
+    for b, lo, hi in ranges:
+        assert set(relative.t5_bucket(np.arange(lo, hi + 1), bidirectional, num_buckets,
+                                      max_distance)) == {b}
+
+
+def test_t5_ranges_validation():
+    with pytest.raises(ValueError, match="max_offset must be a positive integer, got 0"):
+        relative.t5_bucket_ranges(max_offset=0)
+    with pytest.raises(ValueError, match="max_distance must be > max_exact = 8"):
+        relative.t5_bucket_ranges(32, 8)
+
+
+# -- logits --------------------------------------------------------------------------------------
+def _loop_logits(x, wq, wk, p, b):
+    L, d = x.shape
+    out = np.empty((L, L))
+    for i in range(L):
+        for j in range(L):
+            qi = (x[i] + p[i]) @ wq
+            kj = (x[j] + p[j]) @ wk
+            out[i, j] = sum(qi[c] * kj[c] for c in range(wq.shape[1])) / math.sqrt(wq.shape[1])
+            out[i, j] += b[i, j]
+    return out
+
+
+def test_logits_match_loop():
+    rng = np.random.default_rng(11)
+    x, p = rng.standard_normal((2, 5, 6))
+    wq, wk = rng.standard_normal((2, 6, 4))
+    b = rng.standard_normal((5, 5))
+    np.testing.assert_allclose(relative.logits(x, wq, wk, p, b), _loop_logits(x, wq, wk, p, b),
+                               atol=1e-12)
+    np.testing.assert_allclose(relative.logits(x, wq, wk),
+                               _loop_logits(x, wq, wk, 0 * p, 0 * b), atol=1e-12)
+
+
+@given(st.integers(0, 40), st.integers(0, 2**32 - 1))
+def test_relative_bias_gives_a_pair_the_same_logit_anywhere(shift, seed):
+    # "a man threw" vs "<shift filler tokens> a man threw": the man -> threw logit is unchanged
+    rng = np.random.default_rng(seed)
+    d = 8
+    words = rng.standard_normal((3, d))
+    filler = rng.standard_normal((shift, d))
+    wq, wk = rng.standard_normal((2, d, d))
+    values = rng.standard_normal(32)
+    x0, x1 = words, np.vstack([filler, words])
+    e0 = relative.logits(x0, wq, wk, bias=relative.t5_bias(3, values))
+    e1 = relative.logits(x1, wq, wk, bias=relative.t5_bias(3 + shift, values))
+    assert e1[shift + 1, shift + 2] == pytest.approx(e0[1, 2], abs=1e-9)
+
+
+def test_absolute_encoding_changes_the_pair_logit():
+    rng = np.random.default_rng(1)
+    d = 16
+    words = rng.standard_normal((3, d))
+    wq, wk = rng.standard_normal((2, d, d))
+    pe = encodings.sinusoidal(8, d)
+    e0 = relative.logits(words, wq, wk, absolute=pe[:3])
+    x1 = np.vstack([rng.standard_normal((5, d)), words])
+    e1 = relative.logits(x1, wq, wk, absolute=pe)
+    assert abs(e1[6, 7] - e0[1, 2]) > 0.1
+
+
+def test_logits_validation():
+    x = np.zeros((3, 4))
+    w = np.zeros((4, 2))
+    with pytest.raises(ValueError, match=r"w_q and w_k must both have shape \(d, d_k\) with d=4"):
+        relative.logits(x, w, np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"absolute must have the shape of x \(3, 4\), got \(2, 4\)"):
+        relative.logits(x, w, w, absolute=np.zeros((2, 4)))
+    with pytest.raises(ValueError, match=r"bias must have shape \(L, L\) = \(3, 3\), got \(3, 4\)"):
+        relative.logits(x, w, w, bias=np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="x must be 2-D"):
+        relative.logits(np.zeros((2, 3, 4)), w, w)
+
+
+# -- exercise checkers ---------------------------------------------------------------------------
+from posenc_lib import exercises  # noqa: E402
+
+
+def _rel(L):
+    return np.arange(L)[None, :] - np.arange(L)[:, None]
+
+
+def _my_shaw_ids(L, k):  # written from the formula, not from the library
+    return np.array([[min(max(j - i, -k), k) + k for j in range(L)] for i in range(L)])
+
+
+@pytest.mark.parametrize("student, expect", [
+    (_my_shaw_ids, "all 4 checks passed"),
+    (lambda L, k: _my_shaw_ids(L, k).T, "use j - i, not i - j"),
+    (lambda L, k: _my_shaw_ids(L, k) - k, "add k after clipping"),
+    (lambda L, k: _rel(L) + k, "clip the offset to [-k, k] before adding k"),
+    (lambda L, k: None, "returned None"),
+])
+def test_shaw_ids_checker(student, expect):
+    report = exercises.check_shaw_ids(student)
+    assert expect in report.text()
+    assert report.ok == (student is _my_shaw_ids)
+
+
+def _my_bucket(rel, nb, md, rounding=math.floor, flip=False):  # scalar loop from the formula
+    out = np.empty(np.shape(rel), dtype=int)
+    for idx, r in np.ndenumerate(np.asarray(rel)):
+        half = nb // 2
+        m = half // 2
+        up = (r < 0) if flip else (r > 0)
+        n = abs(int(r))
+        b = n if n < m else min(half - 1, m + int(rounding(math.log(n / m) / math.log(md / m)
+                                                           * (half - m))))
+        out[idx] = b + (half if up else 0)
+    return out
+
+
+@pytest.mark.parametrize("student, expect", [
+    (_my_bucket, "all 4 checks passed"),
+    (lambda r, nb, md: _my_bucket(r, nb, md, flip=True), "keys AFTER the query"),
+    (lambda r, nb, md: _my_bucket(r, nb, md, rounding=round), "do not round it"),
+    (lambda r, nb, md: np.abs(r), "wrong values"),
+])
+def test_t5_bucket_checker(student, expect):
+    report = exercises.check_t5_bucket(student)
+    assert expect in report.text()
+    assert report.ok == (student is _my_bucket)

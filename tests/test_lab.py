@@ -1,0 +1,673 @@
+"""Tests for posenc_lib.lab: gradients, determinism, wiring of each position scheme, learning,
+and argument validation."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc_lib import alibi, lab, relative
+
+ENCODINGS = ("learned", "sinusoidal", "rope", "alibi", "t5")  # every scheme but "none"
+
+
+def tiny(position: str, **kw) -> lab.LabConfig:
+    """A model small enough for finite differences."""
+    base = dict(vocab_size=7, n_outputs=5, position=position, d_model=8, n_heads=2, n_layers=2,
+                d_mlp=12, max_len=6, causal=True, readout="token")
+    base.update(kw)
+    return lab.LabConfig(**base)
+
+
+def jittered_params(config: lab.LabConfig, seed: int = 0) -> dict:
+    """Init params plus noise, so zero biases and unit gains are exercised too."""
+    rng = np.random.default_rng(seed + 100)
+    params = lab.init_params(config, seed)
+    return {k: v + 0.1 * rng.standard_normal(v.shape) for k, v in params.items()}
+
+
+def cross_entropy(logits: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> float:
+    """Masked mean cross-entropy, written independently of lab.loss_and_grads."""
+    z = logits - logits.max(-1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(-1, keepdims=True))
+    picked = np.take_along_axis(logp, targets[..., None], axis=-1)[..., 0]
+    return -float(picked[mask].sum() / mask.sum())
+
+
+# ------------------------------------------------------------------------------------------
+# Gradients
+# ------------------------------------------------------------------------------------------
+
+VARIANTS = [  # (d_mlp, causal, readout)
+    (12, True, "token"),
+    (0, False, "mean"),
+    (12, False, "token"),
+    (0, True, "mean"),
+]
+
+
+@pytest.mark.parametrize("position", lab.POSITIONS)
+@pytest.mark.parametrize("d_mlp,causal,readout", VARIANTS)
+def test_gradients_match_central_differences(position, d_mlp, causal, readout):
+    config = tiny(position, d_mlp=d_mlp, causal=causal, readout=readout)
+    rng = np.random.default_rng(7)
+    params = jittered_params(config)
+    tokens = rng.integers(0, config.vocab_size, (3, 5))
+    tshape = tokens.shape if readout == "token" else tokens.shape[:1]
+    targets = rng.integers(0, config.n_outputs, tshape)
+    mask = rng.random(tshape) < 0.7
+    mask.flat[0] = True
+    loss, grads = lab.loss_and_grads(params, tokens, targets, config, mask)
+    assert set(grads) == set(params)
+    assert loss == pytest.approx(cross_entropy(lab.forward(params, tokens, config), targets, mask),
+                                 rel=1e-12)
+
+    def loss_at() -> float:
+        return cross_entropy(lab.forward(params, tokens, config), targets, mask)
+
+    eps = 1e-6
+    for name, value in params.items():
+        assert grads[name].shape == value.shape
+        idx = rng.choice(value.size, size=min(5, value.size), replace=False)
+        numeric = np.empty(len(idx))
+        for n, i in enumerate(idx):
+            old = value.flat[i]
+            value.flat[i] = old + eps
+            up = loss_at()
+            value.flat[i] = old - eps
+            down = loss_at()
+            value.flat[i] = old
+            numeric[n] = (up - down) / (2 * eps)
+        analytic = grads[name].ravel()[idx]
+        scale = np.linalg.norm(analytic) + np.linalg.norm(numeric)
+        err = np.linalg.norm(analytic - numeric) / scale if scale > 1e-12 else 0.0
+        assert err < 1e-5, f"{name}: relative error {err:.2e}\n{analytic}\n{numeric}"
+
+
+def test_masked_targets_do_not_matter():
+    config = tiny("rope")
+    rng = np.random.default_rng(0)
+    params = lab.init_params(config, 0)
+    tokens = rng.integers(0, 7, (2, 5))
+    targets = rng.integers(0, 5, (2, 5))
+    mask = np.ones((2, 5), dtype=bool)
+    mask[:, :2] = False
+    other = targets.copy()
+    other[:, :2] = (other[:, :2] + 1) % 5
+    loss1, g1 = lab.loss_and_grads(params, tokens, targets, config, mask)
+    loss2, g2 = lab.loss_and_grads(params, tokens, other, config, mask)
+    assert loss1 == loss2
+    assert all(np.array_equal(g1[k], g2[k]) for k in g1)
+    loss3, _ = lab.loss_and_grads(params, tokens, other, config)  # no mask: now they count
+    assert loss3 != loss1
+
+
+# ------------------------------------------------------------------------------------------
+# Determinism
+# ------------------------------------------------------------------------------------------
+
+
+def _short_run(seed: int) -> lab.TrainResult:
+    config = lab.LabConfig(vocab_size=8, n_outputs=8, position="t5", d_model=16, n_heads=2,
+                           n_layers=1, d_mlp=16, max_len=12)
+    task = lab.CopyBackTask(k=2, vocab_size=8)
+    return lab.train(config, task, steps=6, batch_size=4, lr=1e-2, seed=seed, length=12,
+                     progress=False)
+
+
+def test_same_seed_same_losses_and_accuracy():
+    a, b = _short_run(3), _short_run(3)
+    assert a.losses == b.losses
+    assert all(np.array_equal(a.params[k], b.params[k]) for k in a.params)
+    acc = [lab.evaluate(r.params, r.config, lab.CopyBackTask(k=2, vocab_size=8), length=12,
+                        n_sequences=8, seed=5) for r in (a, b)]
+    assert acc[0] == acc[1]
+
+
+def test_different_seeds_differ():
+    a, b = _short_run(3), _short_run(4)
+    assert a.losses != b.losses
+
+
+def test_init_params_is_seeded():
+    config = tiny("learned")
+    a, b, c = (lab.init_params(config, s) for s in (1, 1, 2))
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert not np.array_equal(a["embed"], c["embed"])
+    assert all(v.dtype == np.float64 for v in a.values())
+
+
+def test_task_samples_are_seeded():
+    for task in (lab.OrderTask(), lab.CopyBackTask()):
+        x = task.sample(np.random.default_rng(9), 4, 10)
+        y = task.sample(np.random.default_rng(9), 4, 10)
+        assert all(np.array_equal(p, q) for p, q in zip(x, y))
+
+
+# ------------------------------------------------------------------------------------------
+# Wiring of the position schemes
+# ------------------------------------------------------------------------------------------
+
+
+def _bidirectional_mean(position: str) -> tuple[lab.LabConfig, dict]:
+    config = tiny(position, causal=False, readout="mean", d_model=16, max_len=10)
+    return config, jittered_params(config, seed=1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(perm_seed=st.integers(0, 2**32 - 1), d_mlp=st.sampled_from([0, 12]))
+def test_nope_bidirectional_mean_readout_is_permutation_invariant(perm_seed, d_mlp):
+    config, params = _bidirectional_mean("none")
+    config = dataclasses.replace(config, d_mlp=d_mlp)
+    params = jittered_params(config, seed=1)
+    rng = np.random.default_rng(perm_seed)
+    tokens = rng.integers(0, config.vocab_size, (3, 9))
+    shuffled = tokens[:, rng.permutation(9)]
+    diff = np.abs(lab.forward(params, tokens, config) - lab.forward(params, shuffled, config))
+    assert diff.max() < 1e-12
+
+
+@pytest.mark.parametrize("position", ENCODINGS)
+def test_every_encoding_breaks_permutation_invariance(position):
+    config, params = _bidirectional_mean(position)
+    rng = np.random.default_rng(0)
+    tokens = rng.integers(0, config.vocab_size, (4, 9))
+    shuffled = tokens[:, rng.permutation(9)]
+    diff = np.abs(lab.forward(params, tokens, config) - lab.forward(params, shuffled, config))
+    assert diff.max() > 1e-4
+
+
+def test_bidirectional_alibi_cannot_tell_left_from_right():
+    """The symmetric bias -m|i-j| is unchanged by reversing the sequence, and so is the
+    mean-pooled output: that is why bidirectional ALiBi cannot solve the order task."""
+    config, params = _bidirectional_mean("alibi")
+    tokens = np.random.default_rng(0).integers(0, config.vocab_size, (4, 9))
+    diff = lab.forward(params, tokens, config) - lab.forward(params, tokens[:, ::-1], config)
+    assert np.abs(diff).max() < 1e-12
+    causal = dataclasses.replace(config, causal=True)  # the causal mask breaks the symmetry
+    diff = lab.forward(params, tokens, causal) - lab.forward(params, tokens[:, ::-1], causal)
+    assert np.abs(diff).max() > 1e-4
+
+
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("position", ["rope", "alibi", "t5", "none"])
+def test_relative_schemes_ignore_a_shift_of_all_positions(position, causal):
+    config = tiny(position, causal=causal, d_model=16)
+    params = jittered_params(config)
+    tokens = np.random.default_rng(1).integers(0, config.vocab_size, (3, 8))
+    ref = lab.forward(params, tokens, config)
+    for offset in (1, 37, 1000):
+        shifted = lab.forward(params, tokens, config, offset=offset)
+        assert np.abs(shifted - ref).max() < 1e-9
+
+
+def test_rope_scores_depend_only_on_offsets_and_sinusoidal_do_not():
+    rope_cfg = tiny("rope", d_model=16)
+    params = jittered_params(rope_cfg)
+    tokens = np.random.default_rng(1).integers(0, 7, (2, 8))
+    maps0 = lab.attention_maps(params, tokens, rope_cfg)
+    maps1 = lab.attention_maps(params, tokens, rope_cfg, offset=50)
+    for a, b in zip(maps0, maps1):
+        assert np.abs(a - b).max() < 1e-10
+    # the same weights with sinusoids added instead see absolute positions
+    sin_cfg = dataclasses.replace(rope_cfg, position="sinusoidal")
+    ref = lab.forward(params, tokens, sin_cfg)
+    assert np.abs(lab.forward(params, tokens, sin_cfg, offset=50) - ref).max() > 1e-4
+
+
+def test_rope_rotates_queries_and_keys():
+    """With RoPE removed (position='none'), the same weights give different attention."""
+    config = tiny("rope", d_model=16)
+    params = jittered_params(config)
+    tokens = np.random.default_rng(1).integers(0, 7, (2, 8))
+    with_rope = lab.attention_maps(params, tokens, config)[0]
+    without = lab.attention_maps(params, tokens, dataclasses.replace(config, position="none"))[0]
+    assert np.abs(with_rope - without).max() > 1e-3
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_alibi_gives_nearer_keys_more_weight_when_content_ties(causal):
+    config = tiny("alibi", causal=causal, d_model=16, n_heads=2)
+    params = jittered_params(config)
+    for b in range(config.n_layers):  # q = k = 0: every content score is 0
+        params[f"block{b}.attn.wq"][:] = 0.0
+        params[f"block{b}.attn.wk"][:] = 0.0
+    tokens = np.random.default_rng(2).integers(0, 7, (1, 8))
+    weights = lab.attention_maps(params, tokens, config)[0][0]  # (H, T, T)
+    slopes = alibi.slopes(config.n_heads)
+    for h in range(config.n_heads):
+        for i in range(8):
+            keys = range(0, i + 1) if causal else range(8)
+            dist = np.array([abs(i - j) for j in keys])
+            w = weights[h, i, list(keys)]
+            # weight ∝ exp(-m |i-j|): nearer is heavier, by exactly the ALiBi factor
+            expected = np.exp(-slopes[h] * dist)
+            np.testing.assert_allclose(w, expected / expected.sum(), rtol=1e-12)
+            order = np.argsort(dist, kind="stable")
+            assert np.all(np.diff(w[order]) <= 0)
+            if causal:
+                assert np.all(weights[h, i, i + 1:] == 0.0)
+
+
+def test_causal_models_do_not_look_ahead():
+    for position in lab.POSITIONS:
+        config = tiny(position)
+        params = jittered_params(config)
+        tokens = np.random.default_rng(3).integers(0, 7, (2, 6))
+        changed = tokens.copy()
+        changed[:, 4:] = (changed[:, 4:] + 1) % 7
+        a = lab.forward(params, tokens, config)
+        b = lab.forward(params, changed, config)
+        np.testing.assert_array_equal(a[:, :4], b[:, :4])
+        assert np.abs(a[:, 4:] - b[:, 4:]).max() > 1e-6
+
+
+def test_learned_table_rejects_longer_sequences():
+    config = lab.LabConfig(vocab_size=8, n_outputs=8, position="learned", d_model=8,
+                           max_len=32)
+    params = lab.init_params(config, 0)
+    lab.forward(params, np.zeros((1, 32), dtype=int), config)  # exactly max_len is fine
+    with pytest.raises(ValueError, match=r"sequence length 64 exceeds the learned table's "
+                                         r"max_len=32"):
+        lab.forward(params, np.zeros((1, 64), dtype=int), config)
+    with pytest.raises(ValueError, match=r"offset 1 \+ sequence length 32 exceeds"):
+        lab.forward(params, np.zeros((1, 32), dtype=int), config, offset=1)
+    task = lab.CopyBackTask(vocab_size=8)
+    with pytest.raises(ValueError, match="sequence length 64"):
+        lab.evaluate(params, config, task, length=64, n_sequences=2)
+    with pytest.raises(ValueError, match="sequence length 40"):
+        lab.train(config, task, steps=1, batch_size=2, lr=1e-3, seed=0, length=40,
+                  progress=False)
+
+
+def test_other_schemes_run_beyond_max_len():
+    for position in ("none", "sinusoidal", "rope", "alibi", "t5"):
+        config = tiny(position, max_len=4)
+        out = lab.forward(lab.init_params(config, 0), np.zeros((1, 20), dtype=int), config)
+        assert out.shape == (1, 20, 5) and np.all(np.isfinite(out))
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_t5_bias_is_the_only_score_when_content_is_silenced(causal):
+    config = tiny("t5", causal=causal)
+    params = jittered_params(config)
+    params["t5_bias"] = np.random.default_rng(0).standard_normal(params["t5_bias"].shape)
+    for b in range(config.n_layers):
+        params[f"block{b}.attn.wq"][:] = 0.0
+    tokens = np.random.default_rng(1).integers(0, 7, (1, 6))
+    weights = lab.attention_maps(params, tokens, config)[0][0]  # (H, T, T)
+    bias = relative.t5_bias(6, params["t5_bias"], bidirectional=not causal)  # (H, T, T)
+    if causal:
+        bias = bias + np.triu(np.full((6, 6), -np.inf), k=1)
+    expected = np.exp(bias) / np.exp(bias).sum(-1, keepdims=True)
+    np.testing.assert_allclose(weights, expected, rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------
+# Tasks, optimiser, learning
+# ------------------------------------------------------------------------------------------
+
+
+def test_order_task_labels():
+    tokens, labels, mask = lab.OrderTask(vocab_size=10).sample(np.random.default_rng(0), 200, 9)
+    assert mask.all() and mask.shape == (200,)
+    for row, label in zip(tokens, labels):
+        assert (row == 0).sum() == 1 and (row == 1).sum() == 1
+        assert label == int(np.argmax(row == 0) < np.argmax(row == 1))
+    assert 0.35 < labels.mean() < 0.65
+
+
+def test_copy_back_targets():
+    task = lab.CopyBackTask(k=3, vocab_size=12)
+    tokens, targets, mask = task.sample(np.random.default_rng(0), 5, 10)
+    assert not mask[:, :3].any() and mask[:, 3:].all()
+    np.testing.assert_array_equal(targets[:, 3:], tokens[:, :-3])
+
+
+def test_adam_first_step_is_bias_corrected():
+    params = {"w": np.array([1.0, -2.0, 3.0])}
+    opt = lab.Adam(params, lr=0.1)
+    opt.step(params, {"w": np.array([0.5, -4.0, 1e-3])})
+    # after bias correction m/sqrt(v) = g/|g| on the first step: every entry moves by lr
+    np.testing.assert_allclose(params["w"], [0.9, -1.9, 2.9], rtol=1e-6)
+
+
+def test_training_learns_copy_back():
+    config = lab.LabConfig(vocab_size=8, n_outputs=8, position="rope", d_model=16, n_heads=2,
+                           n_layers=1, d_mlp=0, max_len=16)
+    task = lab.CopyBackTask(k=2, vocab_size=8)
+    result = lab.train(config, task, steps=150, batch_size=16, lr=2e-2, seed=0, length=16,
+                       progress=False)
+    first, last = np.mean(result.losses[:5]), np.mean(result.losses[-5:])
+    assert first > 1.8  # about log 8 = 2.08 at the start
+    assert last < first / 4, (first, last)
+    assert lab.evaluate(result.params, config, task, length=16, n_sequences=32) > 0.9
+
+
+def test_training_learns_order_with_positions_but_not_without():
+    accuracy = {}
+    for position in ("sinusoidal", "none"):
+        config = lab.LabConfig(vocab_size=8, n_outputs=2, position=position, d_model=16,
+                               n_heads=2, n_layers=1, d_mlp=16, max_len=8, causal=False,
+                               readout="mean")
+        task = lab.OrderTask(vocab_size=8)
+        result = lab.train(config, task, steps=150, batch_size=32, lr=1e-2, seed=0, length=8,
+                           progress=False)
+        accuracy[position] = lab.evaluate(result.params, config, task, length=8,
+                                          n_sequences=400)
+    assert accuracy["sinusoidal"] > 0.85
+    assert abs(accuracy["none"] - 0.5) < 0.08
+
+
+def test_default_settings_are_consistent():
+    for task_name, position in itertools.product(lab.TASKS, lab.POSITIONS):
+        config = lab.default_config(position, task_name)
+        task = lab.get_task(task_name)
+        training = lab.default_training(task_name)
+        assert set(training) == {"steps", "batch_size", "lr", "length"}
+        assert config.max_len >= training["length"]
+        assert config.position == position
+        assert config.readout == ("token" if task.per_token else "mean")
+        assert config.causal == (task_name == "copy_back")
+
+
+# ------------------------------------------------------------------------------------------
+# Validation
+# ------------------------------------------------------------------------------------------
+
+GOOD = dict(vocab_size=8, n_outputs=4)
+
+
+@pytest.mark.parametrize("kw,exc,pattern", [
+    ({"position": "xpos"}, ValueError, r"position must be one of .*got 'xpos'"),
+    ({"position": None}, ValueError, r"position must be one of .*got None"),
+    ({"d_model": 7}, ValueError, r"d_model must be a positive even integer, got 7"),
+    ({"d_model": 8.0}, TypeError, r"d_model must be a positive even integer, got 8.0"),
+    ({"d_model": 0}, ValueError, r"d_model must be a positive even integer, got 0"),
+    ({"n_heads": 3, "d_model": 64}, ValueError, r"n_heads must divide d_model, got n_heads=3 "
+                                                r"and d_model=64"),
+    ({"n_heads": 0}, ValueError, r"n_heads must be a positive integer, got 0"),
+    ({"position": "rope", "d_model": 12, "n_heads": 4}, ValueError,
+     r"head dimension .* must be even, got 12 // 4 = 3"),
+    ({"n_layers": 0}, ValueError, r"n_layers must be a positive integer, got 0"),
+    ({"d_mlp": -1}, ValueError, r"d_mlp must be a non-negative integer, got -1"),
+    ({"max_len": 0}, ValueError, r"max_len must be a positive integer, got 0"),
+    ({"causal": 1}, TypeError, r"causal must be a bool, got 1"),
+    ({"readout": "cls"}, ValueError, r"readout must be one of 'token', 'mean', got 'cls'"),
+    ({"vocab_size": 0}, ValueError, r"vocab_size must be a positive integer, got 0"),
+    ({"n_outputs": 2.5}, TypeError, r"n_outputs must be a positive integer, got 2.5"),
+    ({"base": 0.5}, ValueError, r"base must be >= 1, got 0.5"),
+])
+def test_config_validation(kw, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        lab.LabConfig(**{**GOOD, **kw})
+
+
+def test_odd_head_dim_is_fine_without_rope():
+    config = lab.LabConfig(**GOOD, position="alibi", d_model=12, n_heads=4)
+    assert config.head_dim == 3
+
+
+def test_function_argument_validation():
+    config = lab.LabConfig(**GOOD, d_model=8, max_len=6)
+    params = lab.init_params(config, 0)
+    tokens = np.zeros((2, 5), dtype=int)
+    targets = np.zeros((2, 5), dtype=int)
+    with pytest.raises(TypeError, match=r"config must be a LabConfig, got dict"):
+        lab.init_params({"vocab_size": 8}, 0)
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer, got -1"):
+        lab.init_params(config, -1)
+    with pytest.raises(TypeError, match=r"tokens must be an integer array, got dtype float64"):
+        lab.forward(params, tokens.astype(float), config)
+    with pytest.raises(ValueError, match=r"tokens must lie in \[0, 8\), got values from 0 to 8"):
+        lab.forward(params, np.array([[0, 8]]), config)
+    with pytest.raises(ValueError, match=r"tokens must have 2 dimension\(s\), got shape \(5,\)"):
+        lab.forward(params, np.zeros(5, dtype=int), config)
+    with pytest.raises(ValueError, match=r"offset must be a non-negative integer, got -3"):
+        lab.forward(params, tokens, config, offset=-3)
+    with pytest.raises(ValueError, match=r"missing \['embed'\]"):
+        lab.forward({k: v for k, v in params.items() if k != "embed"}, tokens, config)
+    with pytest.raises(ValueError, match=r"params\['head.w'\] must be an array of shape \(8, 4\)"):
+        lab.forward({**params, "head.w": np.zeros((8, 5))}, tokens, config)
+    with pytest.raises(TypeError, match=r"params must be a dict of arrays, got list"):
+        lab.forward([], tokens, config)
+    with pytest.raises(ValueError, match=r"targets must lie in \[0, 4\), got values from 0 to 4"):
+        lab.loss_and_grads(params, tokens, targets + 4 * (targets == 0) * np.eye(2, 5, dtype=int),
+                           config)
+    with pytest.raises(ValueError, match=r"targets must have shape \(2, 5\) for "
+                                         r"readout='token', got \(2, 4\)"):
+        lab.loss_and_grads(params, tokens, targets[:, :4], config)
+    with pytest.raises(TypeError, match=r"mask must be a bool array, got dtype int64"):
+        lab.loss_and_grads(params, tokens, targets, config, mask=np.ones((2, 5), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"mask must have shape \(2, 5\), got \(5,\)"):
+        lab.loss_and_grads(params, tokens, targets, config, mask=np.ones(5, dtype=bool))
+    with pytest.raises(ValueError, match=r"mask must select at least one target"):
+        lab.loss_and_grads(params, tokens, targets, config, mask=np.zeros((2, 5), dtype=bool))
+
+
+def test_training_argument_validation():
+    config = lab.default_config("rope", "copy_back")
+    run = dict(steps=1, batch_size=2, lr=1e-3, seed=0, length=8, progress=False)
+    with pytest.raises(ValueError, match=r"steps must be a positive integer, got 0"):
+        lab.train(config, "copy_back", **{**run, "steps": 0})
+    with pytest.raises(ValueError, match=r"lr must be > 0, got -0.1"):
+        lab.train(config, "copy_back", **{**run, "lr": -0.1})
+    with pytest.raises(TypeError, match=r"batch_size must be a positive integer, got 2.0"):
+        lab.train(config, "copy_back", **{**run, "batch_size": 2.0})
+    with pytest.raises(TypeError, match=r"progress must be a bool, got 'no'"):
+        lab.train(config, "copy_back", **{**run, "progress": "no"})
+    with pytest.raises(ValueError, match=r"task 'order' needs readout='mean', got "
+                                         r"readout='token'"):
+        lab.train(dataclasses.replace(config, n_outputs=2), "order", **run)
+    with pytest.raises(ValueError, match=r"task 'copy_back' has 16 classes but the config has "
+                                         r"n_outputs=2"):
+        lab.train(dataclasses.replace(config, n_outputs=2), "copy_back", **run)
+    with pytest.raises(ValueError, match=r"task 'copy_back' uses 32 tokens but the config has "
+                                         r"vocab_size=16"):
+        lab.train(dataclasses.replace(config, n_outputs=32), lab.CopyBackTask(vocab_size=32),
+                  **run)
+    with pytest.raises(TypeError, match=r"task must be a task object .* got int"):
+        lab.train(config, 3, **run)
+    with pytest.raises(ValueError, match=r"task_name must be one of 'order', 'copy_back', "
+                                         r"got 'sort'"):
+        lab.train(config, "sort", **run)
+    params = lab.init_params(config, 0)
+    with pytest.raises(ValueError, match=r"n_sequences must be a positive integer, got 0"):
+        lab.evaluate(params, config, "copy_back", length=8, n_sequences=0)
+    with pytest.raises(ValueError, match=r"position must be one of .*got 'absolute'"):
+        lab.default_config("absolute", "order")
+    with pytest.raises(ValueError, match=r"task_name must be one of .*got 'copy'"):
+        lab.default_training("copy")
+    with pytest.raises(ValueError, match=r"lr must be > 0, got 0"):
+        lab.Adam(params, lr=0)
+    with pytest.raises(ValueError, match=r"betas\[1\] must be < 1, got 1.0"):
+        lab.Adam(params, betas=(0.9, 1.0))
+
+
+def test_task_argument_validation():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match=r"length must be > k=3, got 3"):
+        lab.CopyBackTask(k=3).sample(rng, 2, 3)
+    with pytest.raises(ValueError, match=r"k must be a positive integer, got 0"):
+        lab.CopyBackTask(k=0)
+    with pytest.raises(ValueError, match=r"vocab_size must be >= 3 \(A, B and a filler\), got 2"):
+        lab.OrderTask(vocab_size=2)
+    with pytest.raises(ValueError, match=r"length must be >= 2 to hold A and B, got 1"):
+        lab.OrderTask().sample(rng, 2, 1)
+    with pytest.raises(ValueError, match=r"batch must be a positive integer, got 0"):
+        lab.OrderTask().sample(rng, 0, 5)
+    with pytest.raises(TypeError, match=r"rng must be a numpy Generator .* got int"):
+        lab.OrderTask().sample(0, 2, 5)
+
+
+# ------------------------------------------------------------------------------------------
+# Stretched RoPE (chapter 11): rope_scaling / rope_factor, and fine-tuning with init=
+# ------------------------------------------------------------------------------------------
+
+SCALINGS = [("linear", 3.0), ("ntk", 3.0), ("yarn", 3.0), ("yarn", 1.0)]
+
+
+@pytest.mark.parametrize("method,factor", SCALINGS)
+@pytest.mark.parametrize("d_mlp,causal,readout", VARIANTS[:2])
+def test_gradients_match_central_differences_with_rope_scaling(method, factor, d_mlp, causal,
+                                                               readout):
+    """Both directions of the backward pass with stretched frequencies and YaRN's 1/t."""
+    config = tiny("rope", d_mlp=d_mlp, causal=causal, readout=readout, d_model=16, max_len=4,
+                  rope_scaling=method, rope_factor=factor)
+    if method == "yarn" and factor > 1:
+        assert config.rope_frequencies()[1] > 1.2  # the score multiplier is really exercised
+    rng = np.random.default_rng(11)
+    params = jittered_params(config)
+    tokens = rng.integers(0, config.vocab_size, (2, 7))  # longer than max_len: stretched range
+    tshape = tokens.shape if readout == "token" else tokens.shape[:1]
+    targets = rng.integers(0, config.n_outputs, tshape)
+    mask = np.ones(tshape, dtype=bool)
+    loss, grads = lab.loss_and_grads(params, tokens, targets, config, mask)
+    assert loss == pytest.approx(cross_entropy(lab.forward(params, tokens, config), targets, mask),
+                                 rel=1e-12)
+    eps = 1e-6
+    for name in ("block0.attn.wq", "block0.attn.wk", "block1.attn.wq", "block1.attn.wk",
+                 "block0.attn.wv", "embed"):
+        value = params[name]
+        idx = rng.choice(value.size, size=6, replace=False)
+        numeric = np.empty(len(idx))
+        for n, i in enumerate(idx):
+            old = value.flat[i]
+            value.flat[i] = old + eps
+            up = cross_entropy(lab.forward(params, tokens, config), targets, mask)
+            value.flat[i] = old - eps
+            down = cross_entropy(lab.forward(params, tokens, config), targets, mask)
+            value.flat[i] = old
+            numeric[n] = (up - down) / (2 * eps)
+        analytic = grads[name].ravel()[idx]
+        err = np.linalg.norm(analytic - numeric) / (np.linalg.norm(analytic)
+                                                     + np.linalg.norm(numeric))
+        assert err < 1e-5, f"{name}: relative error {err:.2e}"
+
+
+def test_default_rope_is_unchanged_bit_for_bit():
+    """Golden values computed with lab.py as it was before rope_scaling existed."""
+    config = lab.default_config("rope", "copy_back")
+    assert config.rope_scaling is None and config.rope_factor == 1.0
+    run = lab.train(config, "copy_back", steps=5, batch_size=4, lr=5e-3, length=12, seed=11,
+                    progress=False)
+    golden = [3.310136717136989, 2.878757176349053, 3.241454820638819, 3.065859404731147,
+              2.8608301294053264]
+    np.testing.assert_allclose(run.losses, golden, rtol=1e-10)  # bit-equal on the reference box
+    tokens = np.random.default_rng(5).integers(0, 16, (2, 40))
+    logits = lab.forward(run.params, tokens, config)
+    assert float(logits.sum()) == pytest.approx(85.00055234521297, rel=1e-10)
+    assert float((logits**2).sum()) == pytest.approx(1028.3461817638258, rel=1e-10)
+    np.testing.assert_allclose(logits[1, 37, :4], [-0.10469964699031567, -0.0004000584522757312,
+                                                   -0.011661839293624975, 0.47970022788692074],
+                               rtol=1e-9)
+
+
+def test_factor_one_is_plain_rope():
+    config = tiny("rope", d_model=16)
+    params = jittered_params(config)
+    tokens = np.random.default_rng(1).integers(0, 7, (2, 9))
+    ref = lab.forward(params, tokens, config)
+    # linear and ntk at s = 1 give the very same frequencies: bit-identical logits
+    for method in ("linear", "ntk"):
+        scaled = lab.rope_scaled(config, method, 1.0)
+        np.testing.assert_array_equal(lab.forward(params, tokens, scaled), ref)
+    # yarn at s = 1 blends omega with omega / 1: equal up to rounding, attention scale 1
+    yarn = lab.rope_scaled(config, "yarn", 1.0)
+    assert yarn.rope_frequencies()[1] == 1.0
+    np.testing.assert_allclose(lab.forward(params, tokens, yarn), ref, rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.parametrize("method,factor", [("linear", 4.0), ("ntk", 8.0), ("yarn", 8.0)])
+def test_scaled_attention_matches_an_independent_computation(method, factor):
+    """First-layer attention from the dense rotation matrices with the same frequencies."""
+    from posenc_lib import rope, rope_scaling
+    from posenc_lib.attention import softmax
+
+    config = tiny("rope", d_model=16, n_heads=2, max_len=8, rope_scaling=method,
+                  rope_factor=factor)
+    params = jittered_params(config)
+    tokens = np.random.default_rng(2).integers(0, 7, (1, 20))
+    hd = config.head_dim
+    theta, att_scale = rope_scaling.scaled_frequencies(hd, factor, method, base=config.base,
+                                                       original_max_len=8)
+    x = params["embed"][tokens[0]]  # (T, D)
+    mu, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+    h = (x - mu) / np.sqrt(var + lab.LN_EPS) * params["block0.ln1.g"] + params["block0.ln1.b"]
+    pos = np.arange(20.0)
+    maps = lab.attention_maps(params, tokens, config)[0][0]  # (H, T, T)
+    for head in range(config.n_heads):
+        cols = slice(head * hd, (head + 1) * hd)
+        q = rope.apply_dense((h @ params["block0.attn.wq"])[:, cols], pos, frequencies=theta)
+        k = rope.apply_dense((h @ params["block0.attn.wk"])[:, cols], pos, frequencies=theta)
+        scores = att_scale**2 * (q @ k.T) / np.sqrt(hd) + np.triu(np.full((20, 20), -np.inf), 1)
+        np.testing.assert_allclose(maps[head], softmax(scores, axis=-1), rtol=1e-9, atol=1e-12)
+    # and the stretch really changed something
+    plain = lab.attention_maps(params, tokens, lab.rope_scaled(config, None))[0][0]
+    assert np.abs(plain - maps).max() > 1e-3
+
+
+@pytest.mark.parametrize("method", ["linear", "ntk", "yarn"])
+def test_scaled_rope_still_sees_only_offsets(method):
+    config = tiny("rope", d_model=16, rope_scaling=method, rope_factor=4.0)
+    params = jittered_params(config)
+    tokens = np.random.default_rng(1).integers(0, config.vocab_size, (2, 10))
+    ref = lab.forward(params, tokens, config)
+    assert np.abs(lab.forward(params, tokens, config, offset=123) - ref).max() < 1e-9
+
+
+def test_train_from_init_is_a_fine_tune():
+    config = tiny("rope", d_model=16)
+    task = lab.CopyBackTask(k=2, vocab_size=5)
+    start = jittered_params(config, seed=4)
+    snapshot = {k: v.copy() for k, v in start.items()}
+    stretched = lab.rope_scaled(config, "yarn", 2.0)
+    run = lab.train(stretched, task, steps=3, batch_size=4, lr=1e-2, seed=9, length=12,
+                    progress=False, init=start)
+    assert all(np.array_equal(start[k], snapshot[k]) for k in start)  # the input is not touched
+    assert any(not np.array_equal(run.params[k], start[k]) for k in start)
+    # step 0 is evaluated at the given parameters, on the first batch of the seed's data stream
+    tokens, targets, mask = task.sample(np.random.default_rng([9, 1]), 4, 12)
+    first, _ = lab.loss_and_grads(start, tokens, targets, stretched, mask)
+    assert run.losses[0] == first
+    again = lab.train(stretched, task, steps=3, batch_size=4, lr=1e-2, seed=9, length=12,
+                      progress=False, init=start)
+    assert again.losses == run.losses
+    with pytest.raises(ValueError, match=r"missing \['embed'\]"):
+        lab.train(stretched, task, steps=1, batch_size=2, lr=1e-3, length=12, progress=False,
+                  init={k: v for k, v in start.items() if k != "embed"})
+
+
+@pytest.mark.parametrize("kw,exc,pattern", [
+    ({"rope_factor": 2.0}, ValueError, r"rope_factor=2.0 needs a rope_scaling method .*got None"),
+    ({"rope_scaling": "xpos"}, ValueError, r"rope_scaling must be one of 'linear', 'ntk', "
+                                           r"'yarn', got 'xpos'"),
+    ({"rope_scaling": "ntk", "rope_factor": 0.5}, ValueError, r"rope_factor must be >= 1, got 0.5"),
+    ({"rope_scaling": "ntk", "rope_factor": "2"}, TypeError, r"rope_factor must be a real number"),
+    ({"rope_scaling": "linear", "rope_factor": 2.0, "position": "alibi"}, ValueError,
+     r"rope_scaling='linear' needs position='rope', got position='alibi'"),
+])
+def test_rope_scaling_config_validation(kw, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        lab.LabConfig(**{**GOOD, "position": "rope", **kw})
+
+
+def test_rope_scaled_helper():
+    config = lab.default_config("rope", "copy_back")
+    yarn = lab.rope_scaled(config, "yarn", 4.0)
+    assert (yarn.rope_scaling, yarn.rope_factor, yarn.max_len) == ("yarn", 4.0, config.max_len)
+    assert lab.rope_scaled(yarn, None) == config
+    theta, mult = yarn.rope_frequencies()
+    assert mult == pytest.approx((0.1 * math.log(4.0) + 1.0) ** 2)
+    assert theta[0] == 1.0 and theta[-1] == pytest.approx(config.rope_frequencies()[0][-1] / 4)
+    with pytest.raises(ValueError, match=r"config must use position='rope', got "
+                                         r"position='alibi'"):
+        lab.rope_scaled(lab.default_config("alibi", "copy_back"), "linear", 2.0)
+    with pytest.raises(ValueError, match=r"rope_scaling must be one of"):
+        lab.rope_scaled(config, "dynamic", 2.0)

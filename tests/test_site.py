@@ -1,0 +1,187 @@
+"""The built website, driven in headless Chromium (Debian's /usr/bin/chromium via Playwright).
+
+Needs the book built first (``make book``; ``make test`` does it). For every page in the table of
+contents: no request leaves localhost (every other host is blocked *and counted*), no console
+error, all math typeset by the vendored MathJax, every explorer slider visibly changes its figure
+when moved with the keyboard, every quiz answers a click with feedback, and on a 390-px-wide
+phone screen the text column does not scroll sideways. Screenshots land in ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from site_helpers import SITE, launch, serve, toc_pages
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get("POSENC_ARTIFACTS", ROOT / "test-artifacts"))
+PAGES = toc_pages()
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not (SITE / "index.html").exists():
+        pytest.fail("the book is not built: run `make book` first (make test does it)")
+    with serve(SITE) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+class PageVisit:
+    """A page opened with every foreign request blocked and recorded."""
+
+    def __init__(self, browser, base: str, path: str, width: int = 1280, height: int = 900):
+        self.base_host = urlparse(base).netloc
+        self.external: list[str] = []
+        self.errors: list[str] = []
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.page.route("**/*", self._route)
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.goto(f"{base}/{path}", wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+        self.wait_ready()
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "blob") or parsed.netloc == self.base_host:
+            route.continue_()
+        else:
+            self.external.append(url)
+            route.abort()
+
+    def wait_ready(self) -> None:
+        page = self.page
+        # MathJax 3 sets MathJax.startup.promise; widgets replace their script tags with views.
+        page.wait_for_function(
+            "() => !document.querySelector('.math') || "
+            "(window.MathJax && MathJax.startup && MathJax.startup.document && "
+            " document.querySelectorAll('mjx-container').length > 0)", timeout=90000)
+        page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+        n_widgets = page.evaluate(
+            "() => document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
+        if n_widgets:
+            page.wait_for_function(
+                f"() => document.querySelectorAll('.jupyter-widgets.widget-box, .widget-vbox').length >= {n_widgets}",
+                timeout=120000)
+        page.wait_for_timeout(300)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _shot(page, name: str, full: bool = True) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=full)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_is_self_contained_and_clean(server, browser, path):
+    visit = PageVisit(browser, server, path)
+    try:
+        _shot(visit.page, path.replace("/", "__").replace(".html", ".png"))
+        assert visit.external == [], f"{path} requested other hosts: {visit.external}"
+        assert visit.errors == [], f"{path} logged console errors: {visit.errors}"
+        math = visit.page.evaluate("""() => {
+            const nodes = [...document.querySelectorAll('.math')];
+            return {total: nodes.length,
+                    typeset: nodes.filter(n => n.querySelector('mjx-container')).length,
+                    errors: document.querySelectorAll('mjx-merror, .MathJax_Error').length};
+        }""")
+        assert math["typeset"] == math["total"], f"{path}: only {math} math elements typeset"
+        assert math["errors"] == 0, f"{path}: MathJax reported {math['errors']} errors"
+    finally:
+        visit.close()
+
+
+def _visible_frame(explorer) -> bytes:
+    return explorer.screenshot()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_slider_changes_its_figure(server, browser, path):
+    visit = PageVisit(browser, server, path)
+    page = visit.page
+    try:
+        explorers = page.locator(".posenc-explorer")
+        count = explorers.count()
+        widget_scripts = page.evaluate(
+            "() => document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
+        if widget_scripts == 0:
+            pytest.skip(f"{path} has no widgets")
+        moved = 0
+        for e in range(count):
+            explorer = explorers.nth(e)
+            explorer.scroll_into_view_if_needed()
+            assert "posenc-static" in (explorer.get_attribute("class") or ""), \
+                f"{path}: explorer {e} was stored in live mode (run make notebooks)"
+            handles = explorer.locator(".noUi-handle")
+            toggles = explorer.locator(".widget-toggle-buttons")
+            assert handles.count() + toggles.count() > 0, f"{path}: explorer {e} has no controls"
+            for h in range(handles.count()):
+                handle = handles.nth(h)
+                before = _visible_frame(explorer)
+                handle.focus()
+                key = "ArrowLeft" if handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax") else "ArrowRight"
+                page.keyboard.press(key)
+                page.wait_for_timeout(250)
+                after = _visible_frame(explorer)
+                assert before != after, f"{path}: slider {h} of explorer {e} did not change the figure"
+                if moved == 0:
+                    ARTIFACTS.mkdir(exist_ok=True)
+                    (ARTIFACTS / (path.replace("/", "__") + f".explorer{e}.slider{h}.png")).write_bytes(after)
+                moved += 1
+            for t in range(toggles.count()):
+                buttons = toggles.nth(t).locator("button")
+                before = _visible_frame(explorer)
+                buttons.nth(buttons.count() - 1).click()
+                page.wait_for_timeout(250)
+                assert before != _visible_frame(explorer), \
+                    f"{path}: toggle {t} of explorer {e} did not change the figure"
+                moved += 1
+        # every quiz question answers a click with feedback
+        questions = page.locator(".posenc-question")
+        for q in range(questions.count()):
+            question = questions.nth(q)
+            question.scroll_into_view_if_needed()
+            question.locator("input[type=radio]").first.click()
+            page.wait_for_timeout(150)
+            feedback = question.locator(".posenc-feedback").filter(has_text="")
+            visible = [feedback.nth(i).is_visible() for i in range(feedback.count())]
+            assert sum(visible) == 1, f"{path}: question {q} shows {sum(visible)} feedback boxes"
+        assert visit.external == [] and visit.errors == [], (visit.external, visit.errors)
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_phone_width_has_no_sideways_scroll(server, browser, path):
+    visit = PageVisit(browser, server, path, width=390, height=844)
+    try:
+        widths = visit.page.evaluate("""() => {
+            const main = document.querySelector('main') || document.body;
+            const article = document.querySelector('article.bd-article') || main;
+            return {doc: document.documentElement.scrollWidth, view: window.innerWidth,
+                    article: article.scrollWidth, articleClient: article.clientWidth};
+        }""")
+        _shot(visit.page, "phone__" + path.replace("/", "__").replace(".html", ".png"), full=False)
+        assert widths["doc"] <= widths["view"] + 1, f"{path}: page scrolls sideways at 390 px: {widths}"
+        assert widths["article"] <= widths["articleClient"] + 1, f"{path}: text column overflows: {widths}"
+    finally:
+        visit.close()
