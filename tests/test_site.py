@@ -50,11 +50,12 @@ class PageVisit:
         self.errors: list[str] = []
         self.context = browser.new_context(viewport={"width": width, "height": height})
         self.page = self.context.new_page()
+        self.page.set_default_timeout(90000)
         self.page.route("**/*", self._route)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.goto(f"{base}/{path}", wait_until="load")
-        self.page.wait_for_load_state("networkidle")
+        self.page.wait_for_load_state("networkidle", timeout=90000)
         self.wait_ready()
 
     def _route(self, route) -> None:

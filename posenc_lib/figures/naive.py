@@ -459,15 +459,18 @@ def similarity_curves(fig: Figure, offsets: np.ndarray, curves: Mapping[str, np.
     """Normalised dot product PE(p)·PE(p+k) / (d/2) against the offset k, one line per encoding."""
     ax = fig.subplots()
     for j, (label, values) in enumerate(curves.items()):
+        # The first curve (usually the fast single frequency) is thin and light so that it does
+        # not hide the others; later curves are drawn on top.
         ax.plot(offsets, values, color=OKABE_ITO[j % 8], linestyle=LINESTYLES[j % 5],
-                linewidth=1.6, label=label)
+                linewidth=0.6 if j == 0 else 1.8, alpha=0.55 if j == 0 else 1.0,
+                label=label, zorder=2 + j)
     ax.axhline(0, color="#888888", linewidth=0.8)
     ax.set_xlabel("offset k between the two positions")
     ax.set_ylabel("PE(p)·PE(p+k) / (d/2)")
     ax.set_ylim(-1.05, 1.05)
     ax.set_title(title)
     ax.grid(True)
-    ax.legend(loc="upper right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=len(curves), frameon=False)
 
 
 def wavelength_schedules(fig: Figure, d: int, base: float = 10000.0) -> None:
