@@ -130,8 +130,8 @@ class LabConfig:
     :data:`posenc_lib.rope_scaling.SCALING_METHODS` (``"linear"``, ``"ntk"``, ``"yarn"``), with
     ``rope_factor`` :math:`s \\ge 1`. The heads then rotate with
     :func:`~posenc_lib.rope_scaling.scaled_frequencies` ``(d_h, s, method, base,
-    original_max_len=max_len)`` — ``max_len`` is the trained context :math:`L` — and multiply the
-    scores by ``attention_scale**2`` (YaRN's :math:`1/t`; 1 for the other methods). Only for
+    original_max_len=max_len)`` — ``max_len`` is the trained context :math:`L` — and multiply
+    the scores by ``attention_scale**2`` (YaRN's :math:`1/t`; 1 for the other methods). Only for
     ``position="rope"``; :func:`rope_scaled` makes such a config from a trained one.
     """
 

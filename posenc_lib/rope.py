@@ -45,7 +45,7 @@ PAIRINGS: tuple[str, ...] = ("interleaved", "half")
 
 def _pair_frequencies(d: int, base: float, frequencies: ArrayLike | None) -> NDArray[np.float64]:
     r""":math:`\theta_i = n^{-2i/d}`, or the ``frequencies`` given instead (checked: ``d // 2``
-    finite values), e.g. the stretched ones of :func:`posenc_lib.rope_scaling.scaled_frequencies`."""
+    finite values), e.g. those of :func:`posenc_lib.rope_scaling.scaled_frequencies`."""
     if frequencies is None:
         return _default_frequencies(d, base)
     d = check_even_dim("d", d)
