@@ -43,6 +43,7 @@ __all__ = ["SCALING_METHODS", "scaled_frequencies", "yarn_correction_range", "ya
            "yarn_ramp"]
 
 Method = Literal["linear", "ntk", "yarn"]
+#: The stretching methods :func:`scaled_frequencies` knows.
 SCALING_METHODS: tuple[str, ...] = ("linear", "ntk", "yarn")
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 
-__all__ = ["Diagnosis", "Report", "close", "run_checks"]
+__all__ = ["TODO_MESSAGE", "Diagnosis", "Report", "call_student", "close", "run_checks"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,24 @@ def close(a: Any, b: Any, atol: float = 1e-6) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, atol=atol, rtol=1e-6))
 
 
+TODO_MESSAGE = "Not implemented yet: replace `...` with code."
+
+
+def call_student(student: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any]:
+    """Call the learner's function on ``args`` without letting its bugs escape.
+
+    Returns ``("ok", result)``, ``("todo", None)`` when it raises ``NotImplementedError``, or
+    ``("raised", "ValueError: ...")`` with the last line of any other exception.
+    """
+    try:
+        with np.errstate(all="ignore"):
+            return "ok", student(*args)
+    except NotImplementedError:
+        return "todo", None
+    except Exception as exc:  # the learner's bug, reported as feedback
+        return "raised", traceback.format_exception_only(type(exc), exc)[-1].strip()
+
+
 def run_checks(title: str, student: Callable[..., Any], reference: Callable[..., Any],
                cases: Sequence[tuple[str, tuple[Any, ...]]],
                diagnoses: Sequence[Diagnosis] = ()) -> Report:
@@ -93,14 +111,11 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
     hints_given: set[str] = set()
     for name, args in cases:
         expected = reference(*args)
-        try:
-            with np.errstate(all="ignore"):
-                got = student(*args)
-        except NotImplementedError:
-            return Report(title, 0, len(cases), ["Not implemented yet: replace `...` with code."])
-        except Exception as exc:  # the learner's bug, reported as feedback
-            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            messages.append(f"{name}: your function raised {last}")
+        status, got = call_student(student, args)
+        if status == "todo":
+            return Report(title, 0, len(cases), [TODO_MESSAGE])
+        if status == "raised":
+            messages.append(f"{name}: your function raised {got}")
             continue
         if got is None:
             return Report(title, 0, len(cases),

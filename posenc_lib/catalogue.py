@@ -1,0 +1,494 @@
+r"""The book's position encodings side by side: a table of facts as data, and probes.
+
+Chapter 12 compares every method of the book. The facts live here, once, as a tuple of frozen
+dataclasses (:data:`METHODS`), so the comparison table, the timeline and the tests all read the
+same source. Each :class:`Method` records
+
+* **where** position enters one attention head (:data:`WHERE`):
+
+  - ``"input"`` — a vector added to the token embedding, :math:`x_i + \PE(i)`;
+  - ``"queries-keys"`` — each query and key is changed by its own position (RoPE rotates them);
+  - ``"scores"`` — a term that depends on the *pair* of positions is added to the logit
+    :math:`q_i\cdot k_j/\sqrt{d}` (Shaw et al., T5, ALiBi);
+  - ``"nowhere"`` — no position signal at all (NoPE; a causal mask still leaks order);
+
+* the number of **learned position parameters**, as a formula (:func:`position_parameters`);
+* well-documented **models** that use it and the **first paper** (year, month, citation key).
+
+Two probes make "where" and "relative" measurable on any one-head layer
+``layer(x, positions) -> logits`` (:func:`position_layer` builds one per scheme):
+:func:`classify_layer` finds where a layer injects position, and :func:`diagonal_spread`
+measures how far its logits are from depending on :math:`j - i` only.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import alibi, encodings, relative, rope
+from ._validate import (as_array, check_choice, check_even_dim, check_finite_real,
+                        check_nonneg_int, check_positive_int)
+
+__all__ = [
+    "LAYER_SCHEMES",
+    "METHODS",
+    "ROPE_BASES",
+    "TIMELINE",
+    "WHERE",
+    "Event",
+    "Method",
+    "Table",
+    "classify_layer",
+    "diagonal_spread",
+    "method",
+    "position_layer",
+    "position_parameters",
+    "table",
+]
+
+#: Where a method injects position into one attention head (see the module docstring).
+WHERE: tuple[str, ...] = ("input", "queries-keys", "scores", "nowhere")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One row of the comparison: the facts about a position encoding.
+
+    ``acts_on`` is one of :data:`WHERE`; ``relative`` says whether the logit depends on the two
+    positions only through :math:`j - i`; ``params`` is the learned-parameter count as text
+    (:func:`position_parameters` computes it); ``extends`` names the method a context-extension
+    trick modifies. ``year``/``month`` date the first public version (arXiv v1 where there is
+    one, ``arxiv`` its identifier); ``cite`` is its key in ``book/references.bib``.
+    ``lab_scheme`` is the name of the scheme in :data:`posenc_lib.lab.POSITIONS`, or ``None``
+    if the book's lab does not train it. ``beyond`` says what happens past the training length.
+    """
+
+    key: str
+    name: str
+    chapter: int
+    acts_on: str
+    relative: bool
+    params: str
+    models: tuple[str, ...]
+    model_cites: tuple[str, ...]
+    paper: str
+    year: int
+    month: int
+    cite: str
+    arxiv: str | None
+    lab_scheme: str | None
+    beyond: str
+    extends: str | None = None
+
+    def __post_init__(self) -> None:
+        check_choice("acts_on", self.acts_on, WHERE)
+        if not 1 <= self.month <= 12:
+            raise ValueError(f"month must be in 1..12, got {self.month}")
+
+
+#: Every method the book teaches, in the order of the comparison table.
+METHODS: tuple[Method, ...] = (
+    Method(
+        key="sinusoidal", name="Sinusoidal", chapter=6, acts_on="input", relative=False,
+        params="none", models=("Transformer (2017)",), model_cites=("vaswani2017attention",),
+        paper="Vaswani et al.", year=2017, month=6, cite="vaswani2017attention",
+        arxiv="1706.03762", lab_scheme="sinusoidal",
+        beyond="defined for any position, but the model never saw those vectors"),
+    Method(
+        key="learned", name="Learned absolute table", chapter=7, acts_on="input", relative=False,
+        params="L_max·d", models=("BERT", "GPT-2"),
+        model_cites=("devlin2019bert", "radford2019gpt2"),
+        paper="Gehring et al.", year=2017, month=5, cite="gehring2017convs2s",
+        arxiv="1705.03122", lab_scheme="learned",
+        beyond="impossible: there is no row for position L_max"),
+    Method(
+        key="shaw", name="Shaw et al. relative", chapter=7, acts_on="scores", relative=True,
+        params="2·(2k+1)·d/H per layer", models=(), model_cites=(),
+        paper="Shaw et al.", year=2018, month=3, cite="shaw2018self", arxiv="1803.02155",
+        lab_scheme=None, beyond="runs; all offsets beyond ±k share one vector"),
+    Method(
+        key="t5", name="T5 bucketed bias", chapter=7, acts_on="scores", relative=True,
+        params="H·buckets (shared by all layers)", models=("T5",), model_cites=("raffel2020t5",),
+        paper="Raffel et al.", year=2019, month=10, cite="raffel2020t5", arxiv="1910.10683",
+        lab_scheme="t5", beyond="runs; offsets beyond max_distance share the last bucket"),
+    Method(
+        key="rope", name="RoPE (rotary)", chapter=8, acts_on="queries-keys", relative=True,
+        params="none", models=("GPT-J", "GPT-NeoX-20B", "PaLM", "LLaMA"),
+        model_cites=("wang2021gptj", "black2022gptneox", "chowdhery2022palm",
+                     "touvron2023llama"),
+        paper="Su et al.", year=2021, month=4, cite="su2021roformer", arxiv="2104.09864",
+        lab_scheme="rope", beyond="defined; angle combinations never seen in training"),
+    Method(
+        key="alibi", name="ALiBi", chapter=9, acts_on="scores", relative=True,
+        params="none (fixed slopes)", models=("BLOOM", "MPT"),
+        model_cites=("bigscience2022bloom", "mosaicml2023mpt"),
+        paper="Press et al.", year=2021, month=8, cite="press2022alibi", arxiv="2108.12409",
+        lab_scheme="alibi", beyond="runs; far keys get more of the same penalty"),
+    Method(
+        key="nope", name="NoPE (no encoding)", chapter=10, acts_on="nowhere", relative=False,
+        params="none", models=(), model_cites=(),
+        paper="Haviv et al.", year=2022, month=3, cite="haviv2022nope", arxiv="2203.16634",
+        lab_scheme="none", beyond="runs; order comes only from the causal mask"),
+    Method(
+        key="pi", name="Position Interpolation", chapter=11, acts_on="queries-keys",
+        relative=True, params="none (RoPE with ω_i/s)", models=(), model_cites=(),
+        paper="Chen et al.", year=2023, month=6, cite="chen2023pi", arxiv="2306.15595",
+        lab_scheme=None, beyond="stretches a trained RoPE model; short fine-tuning advised",
+        extends="rope"),
+    Method(
+        key="ntk", name="NTK-aware scaling", chapter=11, acts_on="queries-keys", relative=True,
+        params="none (RoPE base n·s^(d/(d−2)))", models=(), model_cites=(),
+        paper="bloc97", year=2023, month=6, cite="bloc97ntk", arxiv=None, lab_scheme=None,
+        beyond="stretches a trained RoPE model, even without fine-tuning", extends="rope"),
+    Method(
+        key="abf", name="Larger RoPE base", chapter=11, acts_on="queries-keys", relative=True,
+        params="none (a new base n)", models=("Code Llama", "Llama 2 Long"),
+        model_cites=("roziere2023codellama", "xiong2023effective"),
+        paper="Rozière et al.", year=2023, month=8, cite="roziere2023codellama",
+        arxiv="2308.12950", lab_scheme=None,
+        beyond="long-context fine-tuning with the slower frequencies", extends="rope"),
+    Method(
+        key="yarn", name="YaRN", chapter=11, acts_on="queries-keys", relative=True,
+        params="none (per-pair ramp + attention scale)", models=(), model_cites=(),
+        paper="Peng et al.", year=2023, month=8, cite="peng2024yarn", arxiv="2309.00071",
+        lab_scheme=None, beyond="stretches a trained RoPE model; short fine-tuning",
+        extends="rope"),
+)
+
+_BY_KEY = {m.key: m for m in METHODS}
+
+#: RoPE bases :math:`n` of well-documented models (model name → (base, citation key)): the
+#: original value, and the larger bases used for long-context fine-tuning.
+ROPE_BASES: dict[str, tuple[float, str]] = {
+    "LLaMA": (10_000.0, "touvron2023llama"),
+    "Llama 2 Long": (500_000.0, "xiong2023effective"),
+    "Code Llama": (1_000_000.0, "roziere2023codellama"),
+}
+
+
+def method(key: str) -> Method:
+    """The :class:`Method` called ``key`` (e.g. ``"rope"``)."""
+    return _BY_KEY[check_choice("key", key, tuple(_BY_KEY))]
+
+
+# --------------------------------------------------------------------------------------------
+# Learned parameters
+# --------------------------------------------------------------------------------------------
+
+
+def position_parameters(key: str, max_len: int, d: int, n_heads: int, n_layers: int,
+                        shaw_k: int = 16, t5_buckets: int = 32) -> int:
+    r"""Learned position parameters of one decoder stack that uses method ``key``.
+
+    =============================  ==============================================================
+    ``learned``                    :math:`L_{\max}\cdot d` (one vector per position)
+    ``shaw``                       :math:`2\,(2k+1)\,d_h` per layer, :math:`d_h = d/H`: a key and
+                                   a value table of :math:`2k+1` vectors each, shared by the
+                                   heads of a layer (Shaw et al., section 3.3)
+    ``t5``                         :math:`H\cdot B` (``t5_buckets``), one scalar per head and
+                                   bucket, shared by all layers of the stack
+    everything else                0: sinusoids, RoPE (and its stretched versions) and ALiBi use
+                                   fixed formulas; NoPE has nothing
+    =============================  ==============================================================
+
+    ``max_len`` is :math:`L_{\max}`, ``shaw_k`` the clipping distance :math:`k`. ``n_heads`` must
+    divide ``d`` (only Shaw et al. needs :math:`d_h`, but the check applies to all).
+    """
+    key = method(key).key
+    max_len = check_positive_int("max_len", max_len)
+    d = check_positive_int("d", d)
+    n_heads = check_positive_int("n_heads", n_heads)
+    n_layers = check_positive_int("n_layers", n_layers)
+    shaw_k = check_nonneg_int("shaw_k", shaw_k)
+    t5_buckets = check_positive_int("t5_buckets", t5_buckets)
+    if d % n_heads:
+        raise ValueError(f"n_heads must divide d, got n_heads={n_heads} and d={d}")
+    if key == "learned":
+        return max_len * d
+    if key == "shaw":
+        return n_layers * 2 * (2 * shaw_k + 1) * (d // n_heads)
+    if key == "t5":
+        return n_heads * t5_buckets
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# The comparison table
+# --------------------------------------------------------------------------------------------
+
+
+def _fmt_accuracy(values: Sequence[float]) -> str:
+    return " / ".join("—" if not math.isfinite(v) else f"{v:.2f}" for v in values)
+
+
+class Table:
+    """A comparison table that displays as HTML (website, Jupyter) and as plain text (nbval).
+
+    ``header`` is a list of column titles and ``rows`` a list of rows of strings.
+    """
+
+    def __init__(self, header: Sequence[str], rows: Sequence[Sequence[str]],
+                 caption: str = "") -> None:
+        self.header = [str(h) for h in header]
+        self.rows = [[str(c) for c in r] for r in rows]
+        for r in self.rows:
+            if len(r) != len(self.header):
+                raise ValueError(f"every row needs {len(self.header)} cells, got {len(r)}: {r}")
+        self.caption = caption
+
+    def text(self) -> str:
+        """Fixed-width plain text, one line per row (stable: nbval compares it)."""
+        widths = [max(len(h), *(len(r[c]) for r in self.rows)) if self.rows else len(h)
+                  for c, h in enumerate(self.header)]
+        line = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+        out = [line(self.header), "-+-".join("-" * w for w in widths)]
+        out += [line(r) for r in self.rows]
+        if self.caption:
+            out.append(self.caption)
+        return "\n".join(out)
+
+    def markdown(self) -> str:
+        esc = lambda s: s.replace("|", "\\|")
+        out = ["| " + " | ".join(esc(h) for h in self.header) + " |",
+               "|" + "---|" * len(self.header)]
+        out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in self.rows]
+        return "\n".join(out) + (f"\n\n{self.caption}\n" if self.caption else "\n")
+
+    def html(self) -> str:
+        head = "".join(f'<th style="text-align:left;vertical-align:bottom">{html.escape(h)}</th>'
+                       for h in self.header)
+        body = "".join(
+            "<tr>" + "".join(f'<td style="vertical-align:top">{html.escape(c)}</td>' for c in r)
+            + "</tr>" for r in self.rows)
+        cap = (f'<caption style="caption-side:bottom;text-align:left;font-size:0.9em">'
+               f"{html.escape(self.caption)}</caption>" if self.caption else "")
+        # The wrapper scrolls sideways on its own, so a phone never scrolls the whole page.
+        return (f'<div class="posenc-table" style="max-width:100%;overflow-x:auto">'
+                f'<table class="table" style="font-size:0.85em">{cap}<thead><tr>{head}</tr>'
+                f"</thead><tbody>{body}</tbody></table></div>")
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"text/html": self.html(), "text/markdown": self.markdown(),
+                "text/plain": self.text()}
+
+
+def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
+    """The comparison table of the methods ``keys`` (default: all of :data:`METHODS`).
+
+    With ``sweep`` — a :class:`posenc_lib.extrapolation.SweepResult` (anything with
+    ``.positions``, ``.lengths`` and ``.accuracy[scheme]``) — a last column gives the accuracy
+    measured in the book's lab at each evaluation length (``—`` where a scheme cannot run,
+    "not trained" for methods the lab has no model of).
+    """
+    chosen = [m.key for m in METHODS] if keys is None else [method(k).key for k in keys]
+    header = ["method, chapter", "where", "relative?", "learned parameters", "used by",
+              "first paper"]
+    caption = "Dates: first public version (arXiv v1 where there is one)."
+    if sweep is not None:
+        lengths = " / ".join(str(int(x)) for x in sweep.lengths)
+        header.append(f"toy copy task: accuracy at L = {lengths}")
+        trained = set(sweep.positions)
+        train_len = getattr(sweep, "train_length", None)
+        caption += (" Last column: this book's toy copy task (chapter 10), one small model per "
+                    "scheme" + (f" trained at L = {int(train_len)}" if train_len else "")
+                    + ", one seed; — = cannot run at that length.")
+    rows = []
+    for key in chosen:
+        m = _BY_KEY[key]
+        row = [f"{m.name}, ch. {m.chapter}", m.acts_on, "yes" if m.relative else "no", m.params,
+               ", ".join(m.models) if m.models else "—", f"{m.paper} {m.year}"]
+        if sweep is not None:
+            if m.lab_scheme is not None and m.lab_scheme in trained:
+                row.append(_fmt_accuracy(sweep.accuracy[m.lab_scheme]))
+            else:
+                row.append("not trained")
+        rows.append(row)
+    return Table(header, rows, caption=caption)
+
+
+# --------------------------------------------------------------------------------------------
+# Timeline
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """A dated event of the timeline: ``kind`` is ``"method"``, ``"model"`` or ``"study"``."""
+
+    year: int
+    month: int
+    label: str
+    cite: str
+    kind: str
+    acts_on: str
+
+
+#: Methods (first papers) plus the adoptions and studies the chapter mentions, in date order.
+def _event_label(m: Method) -> str:
+    author = m.paper.split()[0]
+    return m.name if m.name.startswith(author) else f"{m.name} ({m.paper})"
+
+
+TIMELINE: tuple[Event, ...] = tuple(sorted(  # a stable sort: same-month events keep list order
+    [Event(m.year, m.month, _event_label(m), m.cite, "method", m.acts_on) for m in METHODS]
+    + [Event(2018, 10, "BERT: learned positions", "devlin2019bert", "model", "input"),
+       Event(2019, 2, "GPT-2: learned positions", "radford2019gpt2", "model", "input"),
+       Event(2023, 5, "NoPE length study (Kazemnejad et al.)", "kazemnejad2023nope", "study",
+             "nowhere")],
+    key=lambda e: (e.year, e.month)))
+
+
+# --------------------------------------------------------------------------------------------
+# Probing a layer: where does position enter, and is the result relative?
+# --------------------------------------------------------------------------------------------
+
+#: The schemes :func:`position_layer` can build (the lab's six).
+LAYER_SCHEMES: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope", "alibi", "t5")
+_T5_CONFIG = {"bidirectional": True, "num_buckets": 16, "max_distance": 32}
+
+
+def _positions_arg(positions: ArrayLike, seq_len: int, max_len: int | None) -> NDArray[np.int64]:
+    pos = as_array("positions", positions, floating=False)
+    if pos.ndim != 1 or pos.shape[0] != seq_len:
+        raise ValueError(f"positions must be a 1-D array with one entry per row of x "
+                         f"(length {seq_len}), got shape {pos.shape}")
+    if not np.issubdtype(pos.dtype, np.integer):
+        raise TypeError(f"positions must be integers, got dtype {pos.dtype}")
+    if pos.size and pos.min() < 0:
+        raise ValueError(f"positions must be >= 0, got {int(pos.min())}")
+    if max_len is not None and pos.size and pos.max() >= max_len:
+        raise ValueError(f"position {int(pos.max())} is out of range for a learned table with "
+                         f"max_len={max_len} (valid positions 0..{max_len - 1})")
+    return pos.astype(np.int64)
+
+
+def position_layer(scheme: str, d: int = 16, seed: int = 0, max_len: int = 64,
+                   slope: float = 0.25) -> Callable[[ArrayLike, ArrayLike], NDArray[np.float64]]:
+    r"""One untrained attention head with position scheme ``scheme``, as ``layer(x, positions)``.
+
+    ``x`` is ``(L, d)`` (the token vectors), ``positions`` ``L`` non-negative integers; the
+    result is the ``(L, L)`` matrix of logits :math:`e_{ij}` (query ``i``, key ``j``, no mask).
+    :math:`W_Q, W_K \sim \mathcal N(0, 1/d)` are drawn from ``seed``, and
+
+    ==============  ==========================================================================
+    ``none``        :math:`e_{ij} = (x_iW_Q)\cdot(x_jW_K)/\sqrt d` (no position at all)
+    ``sinusoidal``  the same with :math:`x_i + \PE(pos_i)` (:func:`~posenc_lib.encodings.sinusoidal_at`)
+    ``learned``     the same with :math:`x_i + P_{pos_i}`, a table of ``max_len`` rows
+                    :math:`\sim\mathcal N(0, 1)` (:func:`~posenc_lib.relative.lookup`)
+    ``rope``        :math:`(R(pos_i)W_Q^\top x_i)\cdot(R(pos_j)W_K^\top x_j)/\sqrt d`
+                    (:func:`~posenc_lib.rope.apply`)
+    ``alibi``       content logit :math:`-\,m\,|pos_i - pos_j|` with slope ``slope``
+                    (:func:`~posenc_lib.alibi.bias`, symmetric)
+    ``t5``          content logit :math:`+\,b_{\mathrm{bucket}(pos_j - pos_i)}`, 16 buckets up to
+                    distance 32, :math:`b \sim \mathcal N(0, 1)` (:func:`~posenc_lib.relative.t5_bias`)
+    ==============  ==========================================================================
+
+    The values are illustrative (nothing is trained); the *structure* — what depends on what —
+    is exactly that of each scheme.
+    """
+    scheme = check_choice("scheme", scheme, LAYER_SCHEMES)
+    d = check_even_dim("d", d)
+    seed = check_nonneg_int("seed", seed)
+    max_len = check_positive_int("max_len", max_len)
+    slope = check_finite_real("slope", slope, minimum=0.0)
+    rng = np.random.default_rng(seed)
+    w_q = rng.standard_normal((d, d)) / math.sqrt(d)
+    w_k = rng.standard_normal((d, d)) / math.sqrt(d)
+    table_ = relative.learned_table(max_len, d, seed=seed, scale=1.0)
+    buckets = rng.standard_normal(_T5_CONFIG["num_buckets"])
+
+    def layer(x: ArrayLike, positions: ArrayLike) -> NDArray[np.float64]:
+        xa = as_array("x", x, min_ndim=2)
+        if xa.ndim != 2 or xa.shape[1] != d:
+            raise ValueError(f"x must have shape (L, {d}), got {xa.shape}")
+        pos = _positions_arg(positions, xa.shape[0], max_len if scheme == "learned" else None)
+        if scheme == "sinusoidal":
+            return relative.logits(xa, w_q, w_k, absolute=encodings.sinusoidal_at(pos, d))
+        if scheme == "learned":
+            return relative.logits(xa, w_q, w_k, absolute=relative.lookup(table_, pos))
+        if scheme == "rope":
+            q = rope.apply(xa @ w_q, pos)  # rotate pair i of each query by pos * theta_i
+            k = rope.apply(xa @ w_k, pos)
+            return q @ k.T / math.sqrt(d)  # (L, L)
+        if scheme in ("alibi", "t5"):
+            n = int(pos.max()) + 1 if pos.size else 0
+            if scheme == "alibi":
+                full = alibi.bias(n, slope, causal=False)  # -m|a - b| for positions 0..n-1
+            else:
+                full = relative.t5_bias(n, buckets, **_T5_CONFIG)  # b_bucket(b - a)
+            return relative.logits(xa, w_q, w_k, bias=full[np.ix_(pos, pos)])
+        return relative.logits(xa, w_q, w_k)
+
+    layer.d = d  # type: ignore[attr-defined]
+    return layer
+
+
+def _probe_inputs(d: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((6, d))
+    p1 = np.arange(6)
+    p2 = np.array([0, 2, 5, 9, 14, 20])  # every pairwise distance changes
+    return x, p1, p2
+
+
+def classify_layer(layer: Callable[[np.ndarray, np.ndarray], Any], d: int = 16, seed: int = 0,
+                   atol: float = 1e-9) -> str:
+    r"""Where ``layer(x, positions)`` injects position, found by probing it; one of :data:`WHERE`.
+
+    With random tokens :math:`x`, the zero input :math:`0`, and two position lists
+    :math:`p, p'` whose pairwise distances differ:
+
+    1. logits equal for :math:`p` and :math:`p'` → ``"nowhere"``;
+    2. logits of the zero input vanish for both → ``"queries-keys"`` (a rotation of
+       :math:`0` is :math:`0`: position only *modifies* content);
+    3. the position effect does not depend on content,
+       :math:`e(x, p) - e(0, p) = e(x, p') - e(0, p')` → ``"scores"`` (an added bias);
+    4. otherwise → ``"input"`` (an added encoding meets the content inside :math:`W_Q, W_K`).
+
+    A per-pair term that multiplies the query (Shaw et al.'s :math:`q_i\cdot a_{j-i}`) also
+    vanishes at :math:`x = 0`, so this probe files it under ``"queries-keys"``.
+    """
+    d = check_even_dim("d", d)
+    x, p1, p2 = _probe_inputs(d, check_nonneg_int("seed", seed))
+    zero = np.zeros_like(x)
+    e = {(name, tag): np.asarray(layer(inp, p), dtype=float)
+         for name, inp in (("x", x), ("0", zero)) for tag, p in (("p", p1), ("p'", p2))}
+    same = lambda a, b: bool(np.allclose(a, b, atol=atol, rtol=0.0))
+    if same(e["x", "p"], e["x", "p'"]):
+        return "nowhere"
+    if same(e["0", "p"], 0.0) and same(e["0", "p'"], 0.0):
+        return "queries-keys"
+    if same(e["x", "p"] - e["0", "p"], e["x", "p'"] - e["0", "p'"]):
+        return "scores"
+    return "input"
+
+
+def diagonal_spread(logits: ArrayLike) -> float:
+    r"""How far a square logit matrix is from depending on :math:`j - i` alone.
+
+    The largest, over all diagonals :math:`j - i = r`, of (max − min) of the entries on that
+    diagonal; 0 for a relative scheme fed the same token at every position (a Toeplitz matrix).
+    ``NaN`` entries (positions a scheme cannot represent) are ignored.
+    """
+    a = as_array("logits", logits, min_ndim=2, finite=False)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"logits must be a square 2-D array, got shape {a.shape}")
+    if np.isinf(a).any():
+        raise ValueError("logits must not contain inf (mask with NaN instead)")
+    spread = 0.0
+    for r in range(-a.shape[0] + 1, a.shape[0]):
+        diag = np.diagonal(a, offset=r)
+        diag = diag[np.isfinite(diag)]
+        if diag.size > 1:
+            spread = max(spread, float(diag.max() - diag.min()))
+    return spread

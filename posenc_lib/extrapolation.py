@@ -1,0 +1,449 @@
+r"""What extrapolates, measured: train every position scheme once, test it on longer inputs.
+
+The chapter "What extrapolates, measured" (and the summary chapter) run the same experiment:
+train the lab model of :mod:`posenc_lib.lab` with each position scheme at one length
+:math:`L_{\text{train}}`, then measure its accuracy at :math:`L_{\text{test}} = f\,L_{\text{train}}`
+for a few factors :math:`f`. :func:`length_sweep` does exactly that and remembers the result, so a
+notebook (or a test) that asks twice trains once. The other functions look inside the trained
+models to explain the numbers:
+
+* :func:`masked_accuracy` — the score itself, counting only the positions that have a target;
+* :func:`chance_band` — how far from chance a *guessing* model can land by luck;
+* :func:`accuracy_by_position` — *where* in a long input the predictions go wrong;
+* :func:`copy_offsets` — which earlier token the model actually outputs;
+* :func:`attention_by_distance`, :func:`attention_mass_beyond` and :func:`copy_head` — where the
+  attention goes;
+* :func:`reverse_positions` — the score bias a reversed sequence sees (why bidirectional ALiBi
+  cannot tell left from right).
+
+Everything random is seeded: the same arguments give bit-identical accuracies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import lab
+from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, \
+    check_positive_int
+
+__all__ = [
+    "PRESS2022_WIKITEXT103",
+    "SCHEMES",
+    "TASK_NAMES",
+    "SweepResult",
+    "accuracy_by_position",
+    "attention_by_distance",
+    "attention_mass_beyond",
+    "chance_band",
+    "clear_cache",
+    "copy_head",
+    "copy_offsets",
+    "length_sweep",
+    "make_task",
+    "masked_accuracy",
+    "reverse_positions",
+    "trained_model",
+]
+
+#: The position schemes compared, in the order of the book (same as
+#: :data:`~posenc_lib.lab.POSITIONS`).
+SCHEMES: tuple[str, ...] = ("none", "learned", "sinusoidal", "rope", "alibi", "t5")
+
+#: Tasks :func:`length_sweep` knows: the lab's two built-in tasks, plus ``"order_bos"``, the order
+#: task with a fixed start token at position 0 (``lab.OrderTask(bos=True)``).
+TASK_NAMES: tuple[str, ...] = ("order", "order_bos", "copy_back")
+
+#: Perplexities quoted from the ALiBi paper (Press, Smith & Lewis, ICLR 2022, appendix Table 2):
+#: a 16-layer transformer language model trained on WikiText-103 with ``L = 512`` tokens per
+#: input and evaluated on the validation set with longer inputs (``L_valid``). Lower is better;
+#: ``None`` means the paper reports "OOM" (out of GPU memory). These are the paper's numbers, not
+#: measured here.
+PRESS2022_WIKITEXT103: dict[str, Any] = {
+    "train_length": 512,
+    "lengths": (512, 1012, 3512, 15512),
+    "perplexity": {
+        "sinusoidal": (20.05, 43.54, 178.97, 406.01),
+        "rotary": (20.07, 21.37, 35.54, 79.25),
+        "T5 bias": (19.65, 18.79, 22.91, None),
+        "ALiBi": (19.73, 18.73, 18.40, 18.31),
+    },
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Tasks and trained models (memoised)
+# --------------------------------------------------------------------------------------------
+
+
+def make_task(task_name: str) -> lab.Task:
+    """The task called ``task_name`` (one of :data:`TASK_NAMES`) with the chapter's settings."""
+    task_name = check_choice("task_name", task_name, TASK_NAMES)
+    if task_name == "order_bos":
+        return lab.OrderTask(bos=True)
+    return lab.get_task(task_name)
+
+
+def _lab_name(task_name: str) -> str:
+    """The built-in lab task whose model and training settings ``task_name`` uses."""
+    return "order" if task_name == "order_bos" else task_name
+
+
+_MODELS: dict[tuple[str, str, int, int | None], lab.TrainResult] = {}
+_SWEEPS: dict[tuple[Any, ...], "SweepResult"] = {}
+
+
+def clear_cache() -> None:
+    """Forget every trained model and sweep (the next call trains again)."""
+    _MODELS.clear()
+    _SWEEPS.clear()
+
+
+def _check_steps(steps: Any) -> int | None:
+    return None if steps is None else check_positive_int("steps", steps)
+
+
+def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
+                  steps: int | None = None, progress: bool = True) -> lab.TrainResult:
+    """The lab model for ``position`` trained on ``task_name`` (memoised; trains on first call).
+
+    Model and training settings are :func:`~posenc_lib.lab.default_config` and
+    :func:`~posenc_lib.lab.default_training` of the task (``steps`` overrides the number of
+    steps, for quick tests). The returned :class:`~posenc_lib.lab.TrainResult` carries its
+    ``config``; ``seconds`` is the wall-clock training time of the first call.
+    """
+    position = check_choice("position", position, SCHEMES)
+    task_name = check_choice("task_name", task_name, TASK_NAMES)
+    seed = check_nonneg_int("seed", seed)
+    steps = _check_steps(steps)
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be a bool, got {progress!r}")
+    key = (position, task_name, seed, steps)
+    if key not in _MODELS:
+        name = _lab_name(task_name)
+        config = lab.default_config(position, name)
+        settings = lab.default_training(name)
+        if steps is not None:
+            settings["steps"] = steps
+        _MODELS[key] = lab.train(config, make_task(task_name), seed=seed, progress=progress,
+                                 **settings)
+    return _MODELS[key]
+
+
+# --------------------------------------------------------------------------------------------
+# The sweep
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Accuracies of every scheme at every test length, from :func:`length_sweep`.
+
+    ``accuracy[scheme][k]`` is the accuracy at ``lengths[k]`` (``math.nan`` where the scheme
+    cannot run: the learned table has no row beyond ``train_length``). ``seconds`` holds the
+    training wall-clock time per scheme: machine-dependent, so :meth:`table` leaves it out.
+    """
+
+    task: str
+    train_length: int
+    lengths: tuple[int, ...]
+    positions: tuple[str, ...]
+    accuracy: dict[str, tuple[float, ...]]
+    seconds: dict[str, float]
+
+    def table(self, digits: int = 2) -> str:
+        """A fixed-width text table: one row per scheme, one column per test length.
+
+        Accuracies are rounded to ``digits`` decimals and ``n/a`` marks a scheme that cannot run
+        at that length. Deterministic for a seed (no timings), so a notebook can print it.
+        """
+        digits = check_nonneg_int("digits", digits)
+        width = max(5, digits + 3)
+        name_w = max(len("scheme"), *(len(p) for p in self.positions))
+        head = f"{'scheme':<{name_w}}" + "".join(f"{n:>{width + 1}}" for n in self.lengths)
+        lines = [f"{self.task}: accuracy at each test length (trained at {self.train_length})",
+                 head, "-" * len(head)]
+        for p in self.positions:
+            cells = "".join(
+                f"{'n/a' if math.isnan(a) else f'{a:.{digits}f}':>{width + 1}}"
+                for a in self.accuracy[p])
+            lines.append(f"{p:<{name_w}}" + cells)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.table()
+
+
+def _check_positions(positions: Any) -> tuple[str, ...]:
+    if isinstance(positions, str) or not isinstance(positions, Sequence):
+        raise TypeError(f"positions must be a sequence of scheme names, got {positions!r}")
+    out = tuple(check_choice(f"positions[{i}]", p, SCHEMES) for i, p in enumerate(positions))
+    if not out:
+        raise ValueError("positions must name at least one scheme, got ()")
+    if len(set(out)) != len(out):
+        raise ValueError(f"positions must not repeat a scheme, got {positions!r}")
+    return out
+
+
+def _check_factors(factors: Any) -> tuple[int, ...]:
+    if isinstance(factors, str) or not isinstance(factors, Sequence):
+        raise TypeError(f"factors must be a sequence of positive integers, got {factors!r}")
+    out = tuple(check_positive_int(f"factors[{i}]", f) for i, f in enumerate(factors))
+    if not out:
+        raise ValueError("factors must hold at least one factor, got ()")
+    if any(b <= a for a, b in zip(out, out[1:])):
+        raise ValueError(f"factors must be strictly increasing, got {factors!r}")
+    return out
+
+
+def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEMES,
+                 factors: Sequence[int] = (1, 2, 4, 8), seed: int = 0,
+                 n_sequences: int = 256, *, steps: int | None = None) -> SweepResult:
+    r"""Train each scheme once at the task's training length, test at every ``factor`` times it.
+
+    For each scheme in ``positions``: :func:`trained_model` (a progress bar while it trains),
+    then :func:`~posenc_lib.lab.evaluate` on ``n_sequences`` fresh sequences of length
+    :math:`f \cdot L_{\text{train}}` for each :math:`f` in ``factors``. A learned table cannot run
+    past its :math:`L_{\text{train}}` rows: its accuracy there is ``math.nan``.
+
+    Memoised on all arguments; ``steps`` (default: the task's own) shortens training for tests.
+    """
+    task_name = check_choice("task_name", task_name, TASK_NAMES)
+    positions = _check_positions(positions)
+    factors = _check_factors(factors)
+    seed = check_nonneg_int("seed", seed)
+    n_sequences = check_positive_int("n_sequences", n_sequences)
+    steps = _check_steps(steps)
+    key = (task_name, positions, factors, seed, n_sequences, steps)
+    if key in _SWEEPS:
+        return _SWEEPS[key]
+    task = make_task(task_name)
+    train_length = lab.default_training(_lab_name(task_name))["length"]
+    lengths = tuple(f * train_length for f in factors)
+    accuracy: dict[str, tuple[float, ...]] = {}
+    seconds: dict[str, float] = {}
+    for p in positions:
+        model = trained_model(p, task_name, seed, steps=steps)
+        assert model.config is not None
+        accs = []
+        for length in lengths:
+            if p == "learned" and length > model.config.max_len:
+                accs.append(math.nan)  # no learned position vector for these positions
+            else:
+                accs.append(lab.evaluate(model.params, model.config, task, length=length,
+                                         n_sequences=n_sequences))
+        accuracy[p] = tuple(accs)
+        seconds[p] = model.seconds
+    result = SweepResult(task=task_name, train_length=train_length, lengths=lengths,
+                         positions=positions, accuracy=accuracy, seconds=seconds)
+    _SWEEPS[key] = result
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Scores and the noise in them
+# --------------------------------------------------------------------------------------------
+
+
+def masked_accuracy(logits: ArrayLike, targets: ArrayLike, mask: ArrayLike) -> float:
+    r"""Fraction of *counted* predictions that are right.
+
+    .. math::
+        \mathrm{acc} = \frac{\sum_n [n \in M]\,[\arg\max_c z_{n,c} = y_n]}{|M|}
+
+    ``logits`` has shape ``(..., C)``, ``targets`` (class indices) and ``mask`` (bool: does
+    this position have a target?) the shape ``(...)``. Positions outside the mask count neither
+    as right nor as wrong.
+    """
+    z = as_array("logits", logits, min_ndim=1)
+    y = np.asarray(targets)
+    if y.dtype == bool or not np.issubdtype(y.dtype, np.integer):
+        raise TypeError(f"targets must be an integer array, got dtype {y.dtype}")
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise TypeError(f"mask must be a bool array, got dtype {m.dtype}")
+    if y.shape != z.shape[:-1] or m.shape != y.shape:
+        raise ValueError(f"targets and mask must have shape {z.shape[:-1]} (logits without its "
+                         f"last axis), got {y.shape} and {m.shape}")
+    counted = int(m.sum())
+    if counted == 0:
+        raise ValueError("mask must select at least one position, got none")
+    return int(((z.argmax(-1) == y) & m).sum()) / counted
+
+
+def chance_band(n: int, p: float = 0.5, z: float = 3.0) -> tuple[float, float]:
+    r"""Where the accuracy of a model that guesses (right with probability ``p``) lands.
+
+    Out of ``n`` independent predictions the number right is binomial, with standard deviation
+    :math:`\sqrt{n p (1-p)}`; as a fraction, :math:`\sigma = \sqrt{p(1-p)/n}`. The band is
+    :math:`p \pm z\sigma`, clipped to :math:`[0, 1]`. With ``z = 3`` a guesser falls outside it
+    about 3 times in 1000 (normal approximation).
+    """
+    n = check_positive_int("n", n)
+    p = check_finite_real("p", p, minimum=0.0)
+    if p > 1.0:
+        raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
+    z = check_finite_real("z", z, minimum=0.0)
+    sigma = math.sqrt(p * (1.0 - p) / n)
+    return max(0.0, p - z * sigma), min(1.0, p + z * sigma)
+
+
+# --------------------------------------------------------------------------------------------
+# Looking inside a trained model
+# --------------------------------------------------------------------------------------------
+
+
+def _check_model(params: Any, config: Any, task: Any) -> tuple[lab.LabConfig, lab.Task]:
+    if not isinstance(config, lab.LabConfig):
+        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    if isinstance(task, str):
+        task = make_task(task)
+    if not isinstance(task, lab.Task):
+        raise TypeError(f"task must be a task object or a task name, got {type(task).__name__}")
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of arrays, got {type(params).__name__}")
+    return config, task
+
+
+def accuracy_by_position(params: dict[str, np.ndarray], config: lab.LabConfig,
+                         task: lab.Task | str, *, length: int, n_sequences: int = 64,
+                         seed: int = 1234) -> NDArray[np.float64]:
+    r"""Accuracy at each position :math:`t` of ``n_sequences`` fresh sequences of ``length``.
+
+    :math:`\mathrm{acc}_t = \frac{1}{B}\sum_b [\arg\max_c z_{b,t,c} = y_{b,t}]`; ``nan`` at the
+    positions without a target (:math:`t < k` for copy-back). Needs a per-token task. In a causal
+    model position :math:`t` sees only tokens :math:`0..t`, so its accuracy does not depend on how
+    long the sequence goes on after it.
+    """
+    config, task = _check_model(params, config, task)
+    if not task.per_token:
+        raise ValueError(f"task must make a prediction per token, got task {task.name!r}")
+    length = check_positive_int("length", length)
+    n_sequences = check_positive_int("n_sequences", n_sequences)
+    seed = check_nonneg_int("seed", seed)
+    tokens, targets, mask = task.sample(np.random.default_rng(seed), n_sequences, length)
+    pred = lab.forward(params, tokens, config).argmax(-1)
+    hits = ((pred == targets) & mask).sum(0).astype(np.float64)
+    counted = mask.sum(0)
+    return np.where(counted > 0, hits / np.maximum(counted, 1), np.nan)
+
+
+def copy_offsets(params: dict[str, np.ndarray], config: lab.LabConfig, *, length: int,
+                 max_offset: int = 8, n_sequences: int = 64, seed: int = 1234,
+                 start: int | None = None) -> NDArray[np.float64]:
+    r"""How often the model's output equals the token :math:`j` steps back, :math:`j = 0..J`.
+
+    :math:`P_j = \frac{1}{|S|}\sum_{(b,t) \in S} [\hat y_{b,t} = x_{b,t-j}]` over the positions
+    :math:`t \ge` ``start`` (default ``max_offset``) of ``n_sequences`` random sequences of
+    uniform tokens (vocabulary ``config.vocab_size``). A perfect copy-back-:math:`k` model has
+    :math:`P_k = 1` and :math:`P_j \approx 1/V` elsewhere (chance coincidences); a model that only
+    knows "recently" spreads its outputs over several small :math:`j`.
+    """
+    if not isinstance(config, lab.LabConfig):
+        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    max_offset = check_nonneg_int("max_offset", max_offset)
+    length = check_positive_int("length", length)
+    start = max_offset if start is None else check_nonneg_int("start", start)
+    if start < max_offset or start >= length:
+        raise ValueError(f"start must lie in [max_offset, length) = [{max_offset}, {length}), "
+                         f"got {start}")
+    n_sequences = check_positive_int("n_sequences", n_sequences)
+    seed = check_nonneg_int("seed", seed)
+    tokens = np.random.default_rng(seed).integers(0, config.vocab_size,
+                                                  size=(n_sequences, length))
+    pred = lab.forward(params, tokens, config).argmax(-1)[:, start:]
+    return np.array([np.mean(pred == tokens[:, start - j:length - j])
+                     for j in range(max_offset + 1)])
+
+
+def attention_by_distance(params: dict[str, np.ndarray], config: lab.LabConfig,
+                          tokens: ArrayLike, *, min_query: int = 0) -> NDArray[np.float64]:
+    r"""Mean attention weight at each distance back, per layer and head: shape ``(layers, H, T)``.
+
+    Entry :math:`[l, h, \delta]` averages :math:`a^{(l,h)}_{i,\,i-\delta}` over the batch and the
+    queries :math:`i \ge \max(\delta, \text{min\_query})` of a causal model. A head that copies
+    the token :math:`k` back has a value near 1 at :math:`\delta = k`; the values of one row need
+    not sum to 1 (each :math:`\delta` averages over different queries). ``nan`` where no query
+    qualifies.
+    """
+    if not isinstance(config, lab.LabConfig):
+        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    if not config.causal:
+        raise ValueError("attention_by_distance needs a causal model (config.causal=True), "
+                         "got causal=False")
+    min_query = check_nonneg_int("min_query", min_query)
+    maps = lab.attention_maps(params, tokens, config)
+    length = maps[0].shape[-1]
+    out = np.full((len(maps), config.n_heads, length), np.nan)
+    for layer, a in enumerate(maps):
+        for delta in range(length):
+            first = max(delta, min_query)
+            if first >= length:
+                continue
+            q = np.arange(first, length)
+            out[layer, :, delta] = a[:, :, q, q - delta].mean(axis=(0, 2))
+    return out
+
+
+def copy_head(params: dict[str, np.ndarray], config: lab.LabConfig, *, k: int = 3,
+              length: int = 32, n_sequences: int = 16, seed: int = 1234) -> tuple[int, int]:
+    """``(layer, head)`` with the largest mean attention at distance ``k`` (the copying head).
+
+    Measured on ``n_sequences`` random sequences of ``length`` tokens with
+    :func:`attention_by_distance`. Every model has a maximiser; whether it really copies is for
+    the caller to check (its weight at distance ``k`` near 1).
+    """
+    k = check_positive_int("k", k)
+    length = check_positive_int("length", length)
+    if k >= length:
+        raise ValueError(f"k must be < length={length}, got {k}")
+    n_sequences = check_positive_int("n_sequences", n_sequences)
+    seed = check_nonneg_int("seed", seed)
+    tokens = np.random.default_rng(seed).integers(0, config.vocab_size, size=(n_sequences, length))
+    prof = attention_by_distance(params, config, tokens)[:, :, k]
+    layer, head = np.unravel_index(int(np.argmax(prof)), prof.shape)
+    return int(layer), int(head)
+
+
+def reverse_positions(bias: ArrayLike) -> NDArray[np.float64]:
+    r"""The score bias seen by the *reversed* sequence: :math:`R B R^\top`.
+
+    Reversing the tokens moves position :math:`i` to :math:`L-1-i`, a permutation :math:`R` that
+    acts on both the query and the key axis: :math:`(RBR^\top)_{ij} = B_{L-1-i,\,L-1-j}`. A
+    bias with :math:`RBR^\top = B` (bidirectional ALiBi: :math:`|i-j|` is unchanged) cannot tell a
+    sequence from its reverse. Works on the last two axes, so ``(H, L, L)`` stacks are fine.
+    """
+    b = as_array("bias", bias, min_ndim=2, finite=False)
+    if b.shape[-1] != b.shape[-2]:
+        raise ValueError(f"bias must be square in its last two axes, got shape {b.shape}")
+    return b[..., ::-1, ::-1].copy()
+
+
+def attention_mass_beyond(params: dict[str, np.ndarray], config: lab.LabConfig,
+                          tokens: ArrayLike, *, distance: int,
+                          min_query: int = 0) -> NDArray[np.float64]:
+    r"""Share of attention on keys at least ``distance`` back, per layer and head: ``(layers, H)``.
+
+    :math:`\frac{1}{|Q|}\sum_{i \in Q} \sum_{j \le i - D} a_{ij}` averaged over the batch, for the
+    queries :math:`Q = \{i \ge \max(D, \text{min\_query})\}`. With :math:`D = L_{\text{train}}`
+    it measures how much attention goes to distances the model never met in training.
+    """
+    if not isinstance(config, lab.LabConfig):
+        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    distance = check_positive_int("distance", distance)
+    min_query = check_nonneg_int("min_query", min_query)
+    maps = lab.attention_maps(params, tokens, config)
+    length = maps[0].shape[-1]
+    first = max(distance, min_query)
+    if first >= length:
+        raise ValueError(f"no query lies at or after max(distance, min_query) = {first} in "
+                         f"inputs of length {length}")
+    i = np.arange(length)
+    far = (i[:, None] - i[None, :]) >= distance  # (T, T): key j at least `distance` back
+    return np.stack([(a * far).sum(-1)[..., first:].mean(axis=(0, 2)) for a in maps])

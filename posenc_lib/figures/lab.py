@@ -1,0 +1,324 @@
+"""Figures for chapter 10: trained lab models, their accuracies and where their attention goes.
+
+Every scheme has one colour, one marker and one line style everywhere (:data:`SCHEME_STYLE`),
+so each plot reads without colour too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import PowerNorm
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import FixedLocator, NullLocator
+
+from .. import extrapolation, lab
+from ..explorer import Explorer, Param, explore, int_param
+from ..plotting import OKABE_ITO, SEQUENTIAL
+
+__all__ = [
+    "SCHEME_LABEL",
+    "SCHEME_STYLE",
+    "accuracy_by_position_plot",
+    "accuracy_vs_length",
+    "attention_map_grid",
+    "copy_offsets_plot",
+    "extrapolation_explorer",
+    "order_accuracy_bars",
+]
+
+#: colour, marker, line style per scheme (Okabe–Ito colours; markers and dashes for greyscale).
+SCHEME_STYLE: dict[str, tuple[str, str, str]] = {
+    "none": (OKABE_ITO[7], "o", ":"),
+    "learned": (OKABE_ITO[4], "s", "-."),
+    "sinusoidal": (OKABE_ITO[1], "^", "--"),
+    "rope": (OKABE_ITO[0], "D", "-"),
+    "alibi": (OKABE_ITO[2], "v", (0, (6, 2, 1, 2, 1, 2))),
+    "t5": (OKABE_ITO[3], "P", (0, (1, 1))),
+}
+#: How the book names each scheme in legends.
+SCHEME_LABEL: dict[str, str] = {
+    "none": "NoPE", "learned": "learned", "sinusoidal": "sinusoidal", "rope": "RoPE",
+    "alibi": "ALiBi", "t5": "T5 bias",
+}
+_ATTN_NORM = dict(gamma=0.5, vmin=0.0, vmax=1.0)  # square-root colour scale: faint mass shows
+
+
+def _style(scheme: str) -> dict[str, object]:
+    colour, marker, ls = SCHEME_STYLE[scheme]
+    return {"color": colour, "marker": marker, "ls": ls, "label": SCHEME_LABEL[scheme]}
+
+
+def _log2_axis(ax: Axes, lengths: Sequence[int]) -> None:
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(list(lengths)))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([str(n) for n in lengths])
+
+
+def order_accuracy_bars(fig: Figure, plain: extrapolation.SweepResult,
+                        bos: extrapolation.SweepResult,
+                        band: tuple[float, float]) -> dict[str, tuple[float, float]]:
+    """Grouped bars: order-task accuracy per scheme without and with a start token (BOS).
+
+    ``band`` (from :func:`~posenc_lib.extrapolation.chance_band`) is shaded: a bar inside it is
+    no better than a coin flip. Returns ``{scheme: (plain, bos)}``, the plotted accuracies.
+    """
+    if plain.positions != bos.positions:
+        raise ValueError(f"plain and bos must cover the same schemes, got {plain.positions} "
+                         f"and {bos.positions}")
+    ax = fig.subplots()
+    x = np.arange(len(plain.positions))
+    width = 0.38
+    out = {}
+    ax.axhspan(band[0], band[1], color="#dddddd", lw=0, zorder=0,
+               label=f"chance band ({band[0]:.2f}–{band[1]:.2f})")
+    ax.axhline(0.5, color="black", ls=":", lw=1)
+    for s, p in enumerate(plain.positions):
+        a, b = plain.accuracy[p][0], bos.accuracy[p][0]
+        out[p] = (a, b)
+        bars = ax.bar([s - width / 2, s + width / 2], [a, b], width,
+                      color=[OKABE_ITO[0], OKABE_ITO[1]], hatch=["", "//"], edgecolor="white",
+                      label=None)
+        ax.bar_label(bars, labels=[f"{a:.2f}", f"{b:.2f}"], fontsize=7, padding=1)
+    # legend proxies for the two bar kinds
+    ax.bar([0], [0], color=OKABE_ITO[0], label="plain sequences")
+    ax.bar([0], [0], color=OKABE_ITO[1], hatch="//", edgecolor="white",
+           label="with a start token (BOS)")
+    ax.set_xticks(x, [SCHEME_LABEL[p] for p in plain.positions])
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel("accuracy")
+    ax.grid(True, axis="y")
+    ax.legend(loc="upper center", ncol=3, fontsize=8, bbox_to_anchor=(0.5, -0.1))
+    ax.set_title(f"Does A come before B? Bidirectional model, length {plain.train_length}")
+    return out
+
+
+def accuracy_vs_length(fig: Figure, sweep: extrapolation.SweepResult,
+                       chance: float | None = None) -> None:
+    """Accuracy against test length (log-2 axis), one line per scheme; unseen lengths shaded.
+
+    A scheme that cannot run at a length (``nan``) simply has no point there; ``chance`` draws
+    the level of a model that guesses.
+    """
+    ax = fig.subplots()
+    lengths = sweep.lengths
+    for p in sweep.positions:
+        acc = np.array(sweep.accuracy[p], dtype=float)
+        style = _style(p)
+        if np.isnan(acc).any():  # a scheme that cannot run everywhere: a big hollow marker on top
+            runs = [n for n, a in zip(lengths, acc) if not np.isnan(a)]
+            style["label"] = f"{style['label']} (n/a past {max(runs)})" if runs else \
+                f"{style['label']} (n/a)"
+            ax.plot(lengths, acc, ms=13, lw=1.8, mfc="none", mew=2, zorder=5, **style)
+        else:
+            ax.plot(lengths, acc, ms=7, lw=1.8, **style)
+    if len(lengths) > 1 and lengths[-1] > sweep.train_length:
+        ax.axvspan(sweep.train_length * 1.05, lengths[-1] * 1.15, color="#eeeeee", lw=0,
+                   zorder=0)
+        ax.text(sweep.train_length * 1.1, 0.5, "longer than\nany training\nsequence",
+                fontsize=8, color="#555555", va="center")
+    if chance is not None:
+        ax.axhline(chance, color="black", lw=1, ls=(0, (1, 3)))
+        ax.text(lengths[-1] * 1.12, chance + 0.02, f"chance {chance:.3g}", fontsize=8,
+                ha="right", va="bottom")
+    _log2_axis(ax, lengths)
+    ax.set_xlim(lengths[0] / 1.15, lengths[-1] * 1.15)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("test length (tokens, log scale)")
+    ax.set_ylabel("accuracy")
+    ax.grid(True)
+    ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
+    ax.set_title(f"{sweep.task}: trained at {sweep.train_length} tokens, tested longer")
+
+
+def _binned(values: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean of consecutive blocks of ``width`` positions (nan ignored): centres and means."""
+    n = len(values)
+    starts = np.arange(0, n, width)
+    means = np.array([np.nanmean(values[s:s + width]) if np.any(np.isfinite(values[s:s + width]))
+                      else np.nan for s in starts])
+    return starts + (np.minimum(starts + width, n) - starts - 1) / 2, means
+
+
+def accuracy_by_position_plot(fig: Figure, curves: Mapping[str, np.ndarray], train_length: int,
+                              width: int = 8, chance: float | None = None) -> None:
+    """Accuracy at each position of long inputs (blocks of ``width`` positions), per scheme.
+
+    The line at ``train_length`` separates positions a causal model met in training (left:
+    identical computations) from positions it never saw (right).
+    """
+    ax = fig.subplots()
+    length = 0
+    for p, acc in curves.items():
+        centres, means = _binned(np.asarray(acc, dtype=float), width)
+        length = max(length, len(acc))
+        ax.plot(centres, means, ms=4, lw=1.5, markevery=max(1, len(centres) // 8), **_style(p))
+    ax.axvline(train_length - 0.5, color="black", lw=1.2)
+    ax.text(train_length + 2, 1.02, f"← positions seen in training (0–{train_length - 1})",
+            fontsize=8, va="bottom")
+    if chance is not None:
+        ax.axhline(chance, color="black", lw=1, ls=(0, (1, 3)))
+    ax.set_xlim(0, length)
+    ax.set_ylim(0, 1.1)
+    ax.set_xlabel(f"position in a {length}-token input")
+    ax.set_ylabel(f"accuracy (mean over blocks of {width})")
+    ax.grid(True)
+    ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
+    ax.set_title("Where the errors are: accuracy along the input")
+
+
+def copy_offsets_plot(fig: Figure, profiles: Mapping[int, Mapping[str, np.ndarray]], k: int,
+                      vocab_size: int) -> None:
+    """Which earlier token each model outputs (:func:`~posenc_lib.extrapolation.copy_offsets`).
+
+    ``profiles[length][scheme]`` is the fraction of outputs equal to the token ``j`` back, for
+    ``j = 0, 1, ...``; one panel per length. The target offset ``k`` and the chance level
+    ``1/vocab_size`` are marked.
+    """
+    axes = fig.subplots(1, len(profiles), sharey=True, squeeze=False)[0]
+    for ax, (length, by_scheme) in zip(axes, profiles.items()):
+        for p, prof in by_scheme.items():
+            j = np.arange(len(prof))
+            ax.plot(j, prof, ms=5, lw=1.4, **_style(p))
+        ax.axvline(k, color="#999999", lw=6, alpha=0.3, zorder=0)
+        ax.axhline(1 / vocab_size, color="black", lw=1, ls=(0, (1, 3)))
+        ax.set_xticks(np.arange(len(prof)))
+        ax.set_xlabel("j: output equals the token j steps back")
+        ax.set_ylim(0, 1.05)
+        ax.grid(True)
+        ax.set_title(f"input length {length}")
+    axes[0].set_ylabel("fraction of outputs")
+    axes[-1].legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.suptitle(f"What the models output (target: j = {k}; dotted: chance 1/{vocab_size})",
+                 fontsize=10)
+
+
+def _attention_panel(ax: Axes, weights: np.ndarray, train_length: int, title: str):
+    img = ax.imshow(weights, cmap=SEQUENTIAL, norm=PowerNorm(**_ATTN_NORM),
+                    interpolation="antialiased")
+    n = weights.shape[0]
+    if n > train_length:
+        ax.add_patch(Rectangle((-0.5, -0.5), train_length, train_length, fill=False,
+                               edgecolor=OKABE_ITO[1], lw=1.5, ls="--"))
+    ticks = [0, n // 2, n - 1] if n > 8 else list(range(n))
+    ax.set_xticks(ticks)
+    ax.set_yticks(ticks)
+    ax.set_title(title, fontsize=9)
+    return img
+
+
+def attention_map_grid(fig: Figure, maps: Sequence[Sequence[tuple[str, np.ndarray]]],
+                       train_length: int) -> None:
+    """Heatmaps of attention weights: ``maps[row][col] = (title, (T, T) weights)``.
+
+    Square-root colour scale, so weak but widespread attention is visible. On maps longer than
+    ``train_length`` a dashed square marks the part a model of that length ever saw.
+    """
+    rows, cols = len(maps), max(len(r) for r in maps)
+    axes = fig.subplots(rows, cols, squeeze=False)
+    img = None
+    for r, row in enumerate(maps):
+        for c in range(cols):
+            ax = axes[r][c]
+            if c >= len(row):
+                ax.set_axis_off()
+                continue
+            title, w = row[c]
+            img = _attention_panel(ax, np.asarray(w), train_length, title)
+            if c == 0:
+                ax.set_ylabel("query i")
+            if r == rows - 1:
+                ax.set_xlabel("key j")
+    if img is not None:
+        fig.colorbar(img, ax=axes, shrink=0.7, label="attention weight (√ scale)")
+
+
+# -- explorer -----------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _explorer_frame(scheme: str, length: int, seed: int) -> dict[str, object]:
+    """What one explorer frame shows, computed once per (scheme, length)."""
+    model = extrapolation.trained_model(scheme, "copy_back", seed, progress=False)
+    config = model.config
+    assert config is not None
+    if scheme == "learned" and length > config.max_len:
+        return {"runs": False}
+    layer, head = extrapolation.copy_head(model.params, config)
+    tokens = np.random.default_rng(7).integers(0, config.vocab_size, size=(1, length))
+    weights = lab.attention_maps(model.params, tokens, config)[layer][0, head]
+    acc = extrapolation.accuracy_by_position(model.params, config, "copy_back", length=length,
+                                             n_sequences=32)
+    return {"runs": True, "layer": layer, "head": head, "weights": weights, "acc": acc,
+            "mean": float(np.nanmean(acc))}
+
+
+def extrapolation_explorer(seed: int = 0) -> Explorer:
+    """Explorer: a trained copy-back model (scheme × test length) — attention and accuracy.
+
+    Left: the attention map of the head that copies (largest weight 3 steps back at the
+    training length) on one random input. Right: accuracy at each position of that length.
+    Models are trained once per scheme (and shared with
+    :func:`~posenc_lib.extrapolation.length_sweep`).
+    """
+    train_length = lab.default_training("copy_back")["length"]
+    lengths = (32, 64, 128, 256)
+
+    def plot(fig: Figure, scheme: str, length: int) -> None:
+        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.35]})
+        frame = _explorer_frame(scheme, length, seed)
+        if not frame["runs"]:
+            for ax in (left, right):
+                ax.set_axis_off()
+            left.text(0.5, 0.5, f"learned positions: the table has {train_length} rows.\n"
+                      f"There is no position vector for positions {train_length}–{length - 1},\n"
+                      "so the model cannot even run on this input.",
+                      ha="left", va="center", transform=left.transAxes, fontsize=10)
+            fig.suptitle(f"{SCHEME_LABEL[scheme]} at length {length}: cannot run", fontsize=11)
+            return
+        w = frame["weights"]
+        img = _attention_panel(left, w, train_length,
+                               f"layer {frame['layer'] + 1}, head {frame['head'] + 1} "
+                               "(most weight 3 back)")
+        left.set_xlabel("key j")
+        left.set_ylabel("query i")
+        fig.colorbar(img, ax=left, shrink=0.8, label="weight (√ scale)")
+        centres, means = _binned(frame["acc"], 8)
+        colour, marker, ls = SCHEME_STYLE[scheme]
+        right.plot(centres, means, color=colour, marker=marker, ls=ls, ms=4)
+        right.axvline(train_length - 0.5, color="black", lw=1.2)
+        right.axhline(1 / 16, color="black", lw=1, ls=(0, (1, 3)))
+        right.set_xlim(0, max(lengths))
+        right.set_ylim(0, 1.08)
+        right.set_xlabel("position (blocks of 8)")
+        right.set_ylabel("accuracy")
+        right.grid(True)
+        right.set_title(f"mean accuracy {frame['mean']:.2f}", fontsize=9)
+        fig.suptitle(f"{SCHEME_LABEL[scheme]}, trained at {train_length}, tested at {length}",
+                     fontsize=11)
+
+    def alt(scheme: str, length: int) -> str:
+        if scheme == "learned" and length > train_length:
+            return (f"Text only: a learned-position model trained at {train_length} tokens has no "
+                    f"position vectors beyond them and cannot run on {length} tokens.")
+        frame = _explorer_frame(scheme, length, seed)
+        return (f"Left: heatmap of the attention weights of the head that attends most to the "
+                f"token 3 back, in the {SCHEME_LABEL[scheme]} model trained at {train_length} "
+                f"tokens, on a random "
+                f"{length}-token input, square-root colour scale; a dashed square marks the "
+                f"first {train_length} positions. Right: accuracy along the input in blocks of 8 "
+                f"positions, mean {frame['mean']:.2f}, with a vertical line at the training "
+                "length and a dotted line at chance, 1/16.")
+
+    return explore(
+        plot,
+        Param("scheme", "scheme", "choice", "rope", extrapolation.SCHEMES,
+              fmt=lambda s: SCHEME_LABEL[s], description="position scheme"),
+        int_param("length", "test length", 32, 256, 128, lengths, step=32,
+                  description="tokens in the test input"),
+        title="A trained model on inputs longer than its training: attention and accuracy",
+        alt=alt, figsize=(7.6, 3.4),
+    )

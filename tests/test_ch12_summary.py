@@ -1,0 +1,476 @@
+"""Chapter 12: the catalogue of methods, the layer probes, the figures and the exercise checkers."""
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc_lib import catalogue, encodings, exercises, extrapolation, lab, relative
+from posenc_lib.figures import summary as figs
+from posenc_lib.plotting import new_figure, png_bytes
+
+ROOT = Path(__file__).resolve().parents[1]
+BIB_KEYS = set(re.findall(r"^@\w+\{([^,]+),", (ROOT / "book" / "references.bib").read_text(),
+                          re.M))
+
+
+def toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [ch["file"] for part in toc["parts"] for ch in part["chapters"]]
+
+
+# -- the facts table ----------------------------------------------------------------------------
+def test_every_method_points_to_a_chapter_in_the_toc():
+    chapters = {int(m.group(1)): f for f in toc_files()
+                if (m := re.match(r"notebooks/(\d\d)_", f))}
+    for m in catalogue.METHODS:
+        assert m.chapter in chapters, f"{m.key}: chapter {m.chapter} is not in _toc.yml"
+        assert (ROOT / (chapters[m.chapter] + ".ipynb")).exists()
+
+
+def test_every_cite_key_exists_in_references_bib():
+    keys = {m.cite for m in catalogue.METHODS}
+    keys |= {k for m in catalogue.METHODS for k in m.model_cites}
+    keys |= {e.cite for e in catalogue.TIMELINE}
+    keys |= {key for _, key in catalogue.ROPE_BASES.values()}
+    missing = sorted(keys - BIB_KEYS)
+    assert not missing, f"cite keys missing from book/references.bib: {missing}"
+
+
+def test_the_chapter_cites_only_known_keys():
+    text = (ROOT / "notebooks" / "12_summary.ipynb").read_text()
+    cited = {k.strip() for group in re.findall(r"\{cite\}`([^`]+)`", text)
+             for k in group.split(",")}
+    assert cited and cited <= BIB_KEYS, sorted(cited - BIB_KEYS)
+
+
+def test_method_fields_are_consistent():
+    keys = [m.key for m in catalogue.METHODS]
+    assert len(keys) == len(set(keys))
+    for m in catalogue.METHODS:
+        assert m.acts_on in catalogue.WHERE
+        assert len(m.models) == len(m.model_cites)
+        assert 2017 <= m.year <= 2024 and 1 <= m.month <= 12
+        if m.extends is not None:
+            base = catalogue.method(m.extends)
+            assert base.extends is None and m.acts_on == base.acts_on and m.relative
+        # "none ..." in the text exactly when nothing is learned
+        assert m.params.startswith("none") == (
+            catalogue.position_parameters(m.key, 512, 64, 4, 2) == 0), m.key
+
+
+def test_every_lab_scheme_has_exactly_one_method():
+    schemes = [m.lab_scheme for m in catalogue.METHODS if m.lab_scheme is not None]
+    assert sorted(schemes) == sorted(lab.POSITIONS) == sorted(extrapolation.SCHEMES)
+    assert sorted(schemes) == sorted(catalogue.LAYER_SCHEMES)
+
+
+def test_model_lists_of_the_brief():
+    assert catalogue.method("learned").models == ("BERT", "GPT-2")
+    assert set(catalogue.method("rope").models) >= {"GPT-J", "GPT-NeoX-20B", "LLaMA", "PaLM"}
+    assert set(catalogue.method("alibi").models) == {"BLOOM", "MPT"}
+    assert catalogue.method("t5").models == ("T5",)
+
+
+# arXiv identifiers start with yymm of the first version; YaRN was submitted on 31 Aug 2023 and
+# numbered in September.
+_ID_MONTH_EXCEPTIONS = {"yarn": (2023, 9)}
+
+
+@pytest.mark.parametrize("m", [m for m in catalogue.METHODS if m.arxiv], ids=lambda m: m.key)
+def test_dates_agree_with_arxiv_identifiers(m):
+    yy, mm = int(m.arxiv[:2]), int(m.arxiv[2:4])
+    expected = _ID_MONTH_EXCEPTIONS.get(m.key, (m.year, m.month))
+    assert (2000 + yy, mm) == expected
+
+
+def test_method_lookup_and_validation():
+    assert catalogue.method("rope").acts_on == "queries-keys"
+    assert catalogue.method("alibi").acts_on == "scores"
+    with pytest.raises(ValueError, match="key must be one of .* got 'xpos'"):
+        catalogue.method("xpos")
+    with pytest.raises(ValueError, match="acts_on must be one of"):
+        catalogue.Method("k", "n", 1, "values", True, "none", (), (), "p", 2020, 1, "c", None,
+                         None, "b")
+    with pytest.raises(ValueError, match="month must be in 1..12, got 13"):
+        catalogue.Method("k", "n", 1, "input", True, "none", (), (), "p", 2020, 13, "c", None,
+                         None, "b")
+
+
+# -- parameter counts ---------------------------------------------------------------------------
+def test_parameter_counts_known_values():
+    assert catalogue.position_parameters("learned", 512, 768, 12, 12) == 393_216  # BERT-base
+    assert catalogue.position_parameters("learned", 1024, 768, 12, 12) == 786_432  # GPT-2 small
+    assert catalogue.position_parameters("t5", 512, 768, 12, 12) == 384
+    # Shaw: 6 layers x (key + value) x 33 offsets x 64 = 25344
+    assert catalogue.position_parameters("shaw", 512, 512, 8, 6) == 25_344
+    for key in ("sinusoidal", "rope", "alibi", "nope", "pi", "ntk", "abf", "yarn"):
+        assert catalogue.position_parameters(key, 2048, 4096, 32, 32) == 0
+
+
+@given(st.integers(1, 4096), st.sampled_from([8, 16, 64, 128]), st.sampled_from([1, 2, 4, 8]),
+       st.integers(1, 48))
+def test_parameter_counts_scale_as_the_formulas_say(max_len, d, heads, layers):
+    pp = catalogue.position_parameters
+    assert pp("learned", max_len, d, heads, layers) == max_len * d
+    assert pp("learned", max_len, d, heads, layers) == pp("learned", max_len, d, heads, 1)
+    assert pp("t5", max_len, d, heads, layers) == pp("t5", 1, d, heads, 1) == heads * 32
+    assert pp("shaw", max_len, d, heads, layers) == layers * pp("shaw", 7, d, heads, 1)
+    assert pp("shaw", max_len, d, heads, layers, shaw_k=0) == layers * 2 * (d // heads)
+
+
+def test_parameter_counts_agree_with_the_lab_and_relative_modules():
+    # independent sources: the lab's own parameter shapes and the library's tables
+    t5 = lab.LabConfig(vocab_size=8, n_outputs=8, position="t5", d_model=32, n_heads=4)
+    assert math.prod(lab.param_shapes(t5)["t5_bias"]) == catalogue.position_parameters(
+        "t5", 32, 32, 4, t5.n_layers, t5_buckets=lab.T5_NUM_BUCKETS)
+    learned = lab.LabConfig(vocab_size=8, n_outputs=8, position="learned", d_model=32,
+                            max_len=48)
+    assert math.prod(lab.param_shapes(learned)["pos_embed"]) == catalogue.position_parameters(
+        "learned", 48, 32, 2, 2)
+    assert relative.learned_table(512, 768).size == catalogue.position_parameters(
+        "learned", 512, 768, 12, 12)
+    # Shaw: shaw_scores takes one (2k+1, d_h) table for the keys; values need a second one
+    k, dh, heads, layers = 16, 64, 8, 6
+    rng = np.random.default_rng(0)
+    q = rng.standard_normal((5, dh))
+    table = rng.standard_normal((2 * k + 1, dh))
+    relative.shaw_scores(q, q, table, k)  # accepted shape
+    assert 2 * table.size * layers == catalogue.position_parameters("shaw", 512, dh * heads,
+                                                                    heads, layers)
+
+
+@pytest.mark.parametrize("args, exc, msg", [
+    (("xpos", 8, 8, 1, 1), ValueError, "key must be one of"),
+    (("learned", 0, 8, 1, 1), ValueError, "max_len must be a positive integer, got 0"),
+    (("learned", 8, 8, 3, 1), ValueError, "n_heads must divide d, got n_heads=3 and d=8"),
+    (("learned", 8, 8.0, 1, 1), TypeError, "d must be a positive integer"),
+    (("shaw", 8, 8, 1, 1, -1), ValueError, "shaw_k must be a non-negative integer, got -1"),
+    (("t5", 8, 8, 1, 0), ValueError, "n_layers must be a positive integer, got 0"),
+])
+def test_parameter_count_validation(args, exc, msg):
+    with pytest.raises(exc, match=msg):
+        catalogue.position_parameters(*args)
+
+
+# -- the comparison table -----------------------------------------------------------------------
+def fake_sweep():
+    nan = math.nan
+    return extrapolation.SweepResult(
+        task="copy_back", train_length=32, lengths=(32, 64, 128, 256),
+        positions=extrapolation.SCHEMES,
+        accuracy={"none": (0.25, 0.2, 0.18, 0.15), "learned": (1.0, nan, nan, nan),
+                  "sinusoidal": (1.0, 0.634, 0.35, 0.2), "rope": (1.0, 0.98, 0.864, 0.5),
+                  "alibi": (0.25, 0.25, 0.24, 0.24), "t5": (1.0, 0.9, 0.6, 0.4)},
+        seconds={s: 1.0 for s in extrapolation.SCHEMES})
+
+
+def test_table_without_measurements():
+    t = catalogue.table()
+    assert len(t.rows) == len(catalogue.METHODS)
+    assert t.header[:3] == ["method, chapter", "where", "relative?"]
+    text = t.text()
+    assert text.splitlines()[0].startswith("method, chapter ")
+    assert "RoPE (rotary), ch. 8" in text and "Gehring et al. 2017" in text
+    md = t.markdown().splitlines()
+    assert all(line.count("|") == md[0].count("|") for line in md[:len(t.rows) + 2])
+    bundle = t._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "text/markdown", "text/plain"}
+    assert bundle["text/html"].count("<tr>") == len(t.rows) + 1
+    assert "overflow-x:auto" in bundle["text/html"]  # scrolls by itself on a phone
+
+
+def test_table_with_measurements():
+    t = catalogue.table(fake_sweep())
+    col = {row[0].split(",")[0]: row[-1] for row in t.rows}
+    assert t.header[-1] == "toy copy task: accuracy at L = 32 / 64 / 128 / 256"
+    assert col["Learned absolute table"] == "1.00 / — / — / —"
+    assert col["RoPE (rotary)"] == "1.00 / 0.98 / 0.86 / 0.50"
+    assert col["Sinusoidal"] == "1.00 / 0.63 / 0.35 / 0.20"
+    assert col["Shaw et al. relative"] == col["YaRN"] == "not trained"
+    assert "trained at L = 32" in t.caption and "this book's toy copy task" in t.caption
+
+
+def test_table_subset_and_escaping():
+    t = catalogue.table(keys=["rope", "alibi"])
+    assert [r[0] for r in t.rows] == ["RoPE (rotary), ch. 8", "ALiBi, ch. 9"]
+    html = catalogue.Table(["a<b"], [["x|y"]]).html()
+    assert "a&lt;b" in html and "<td" in html
+    assert "x\\|y" in catalogue.Table(["a"], [["x|y"]]).markdown()
+    with pytest.raises(ValueError, match="every row needs 2 cells, got 1"):
+        catalogue.Table(["a", "b"], [["x"]])
+
+
+# -- timeline -----------------------------------------------------------------------------------
+def test_timeline_is_in_date_order_and_complete():
+    dates = [(e.year, e.month) for e in catalogue.TIMELINE]
+    assert dates == sorted(dates)
+    assert {m.cite for m in catalogue.METHODS} <= {e.cite for e in catalogue.TIMELINE}
+    assert {"devlin2019bert", "radford2019gpt2", "kazemnejad2023nope"} <= {
+        e.cite for e in catalogue.TIMELINE}
+    assert {e.kind for e in catalogue.TIMELINE} == {"method", "model", "study"}
+    assert all(e.acts_on in catalogue.WHERE for e in catalogue.TIMELINE)
+    first = catalogue.TIMELINE[0]
+    assert (first.year, first.cite) == (2017, "gehring2017convs2s")
+    # same month: position interpolation (27 June) is listed before the NTK-aware post
+    order = [e.cite for e in catalogue.TIMELINE]
+    assert order.index("chen2023pi") < order.index("bloc97ntk")
+
+
+def test_rope_bases():
+    bases = {k: b for k, (b, _) in catalogue.ROPE_BASES.items()}
+    assert bases == {"LLaMA": 10_000.0, "Llama 2 Long": 500_000.0, "Code Llama": 1_000_000.0}
+    slowest = [encodings.wavelengths(128, b)[-1] for b in sorted(bases.values())]
+    assert slowest == sorted(slowest)
+
+
+# -- probing layers -----------------------------------------------------------------------------
+@pytest.mark.parametrize("scheme", catalogue.LAYER_SCHEMES)
+def test_probe_finds_where_each_scheme_acts(scheme):
+    key = "nope" if scheme == "none" else scheme
+    for seed in (0, 3):
+        layer = catalogue.position_layer(scheme, seed=seed)
+        assert catalogue.classify_layer(layer) == catalogue.method(key).acts_on
+
+
+@pytest.mark.parametrize("scheme", catalogue.LAYER_SCHEMES)
+def test_same_token_logits_are_toeplitz_exactly_for_relative_schemes(scheme):
+    layer = catalogue.position_layer(scheme, seed=1)
+    token = np.random.default_rng(5).standard_normal(16)
+    logits = layer(np.tile(token, (20, 1)), np.arange(20))
+    spread = catalogue.diagonal_spread(logits)
+    if scheme in ("none", "rope", "alibi", "t5"):
+        assert spread < 1e-12
+    else:
+        assert spread > 0.5
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["rope", "alibi", "t5", "sinusoidal"]), st.integers(1, 30),
+       st.integers(0, 1000))
+def test_relative_layers_ignore_a_shift_of_all_positions(scheme, shift, seed):
+    layer = catalogue.position_layer(scheme, seed=0)
+    x = np.random.default_rng(seed).standard_normal((5, 16))
+    p = np.array([0, 1, 3, 4, 8])
+    same = np.allclose(layer(x, p), layer(x, p + shift), atol=1e-10)
+    assert same == (scheme != "sinusoidal")
+
+
+def test_layers_against_direct_formulas():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((4, 16))
+    p = np.array([0, 3, 4, 9])
+    content = catalogue.position_layer("none", seed=7)(x, p)
+    # ALiBi: the content logits minus m|p_i - p_j| (same seed, same W_Q and W_K)
+    alibi_l = catalogue.position_layer("alibi", seed=7, slope=0.5)(x, p)
+    np.testing.assert_allclose(alibi_l, content - 0.5 * np.abs(p[:, None] - p[None, :]),
+                               atol=1e-12)
+    # sinusoidal: the content logits of x + PE(p)
+    sin_l = catalogue.position_layer("sinusoidal", seed=7)(x, p)
+    shifted = catalogue.position_layer("none", seed=7)(x + encodings.sinusoidal_at(p, 16), p)
+    np.testing.assert_allclose(sin_l, shifted, atol=1e-12)
+    # RoPE at position 0 everywhere is no rotation at all
+    rope_l = catalogue.position_layer("rope", seed=7)(x, np.zeros(4, dtype=int))
+    np.testing.assert_allclose(rope_l, content, atol=1e-12)
+
+
+def _shaw_layer(x, positions):
+    """Shaw et al. scores for arbitrary positions (a term q_i . a_{clip(j - i)} per pair)."""
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((16, 16)) / 4
+    a = rng.standard_normal((9, 16))
+    q = x @ w
+    rel = np.clip(positions[None, :] - positions[:, None], -4, 4) + 4
+    return (q @ q.T + np.einsum("id,ijd->ij", q, a[rel])) / 4
+
+
+def test_probe_on_hand_made_layers():
+    w = np.random.default_rng(0).standard_normal((16, 16))
+    content = lambda x: x @ w @ x.T
+    assert catalogue.classify_layer(lambda x, p: content(x)) == "nowhere"
+    assert catalogue.classify_layer(
+        lambda x, p: content(x) - np.abs(p[:, None] - p[None, :])) == "scores"
+    assert catalogue.classify_layer(
+        lambda x, p: content(x + np.sin(p)[:, None])) == "input"
+    assert catalogue.classify_layer(
+        lambda x, p: content(x * np.cos(p)[:, None] + 0.0)) == "queries-keys"
+    # documented: Shaw et al.'s query-dependent pair term vanishes at x = 0 like RoPE
+    assert catalogue.classify_layer(_shaw_layer) == "queries-keys"
+
+
+def test_diagonal_spread_known_values():
+    assert catalogue.diagonal_spread([[0.0, 1.0], [2.0, 3.0]]) == 3.0
+    assert catalogue.diagonal_spread([[1.0, np.nan], [np.nan, 1.0]]) == 0.0
+    assert catalogue.diagonal_spread([[5.0]]) == 0.0
+
+
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=8), st.data())
+def test_diagonal_spread_is_zero_for_toeplitz_matrices(first_row, data):
+    n = len(first_row)
+    first_col = [first_row[0]] + data.draw(st.lists(st.floats(-5, 5), min_size=n - 1,
+                                                     max_size=n - 1))
+    t = np.array([[first_row[j - i] if j >= i else first_col[i - j] for j in range(n)]
+                  for i in range(n)])
+    assert catalogue.diagonal_spread(t) == 0.0
+    if n > 1:
+        bumped = t.copy()
+        bumped[0, 0] += 1.0
+        assert catalogue.diagonal_spread(bumped) == pytest.approx(1.0)
+
+
+def test_probe_and_layer_validation():
+    with pytest.raises(ValueError, match="scheme must be one of .* got 'shaw'"):
+        catalogue.position_layer("shaw")
+    with pytest.raises(ValueError, match="d must be a positive even integer, got 7"):
+        catalogue.position_layer("rope", d=7)
+    with pytest.raises(ValueError, match="slope must be >= 0"):
+        catalogue.position_layer("alibi", slope=-1.0)
+    layer = catalogue.position_layer("learned", max_len=8)
+    x = np.zeros((3, 16))
+    with pytest.raises(ValueError, match=r"x must have shape \(L, 16\), got \(3, 4\)"):
+        layer(np.zeros((3, 4)), [0, 1, 2])
+    with pytest.raises(ValueError, match="positions must be a 1-D array with one entry per row"):
+        layer(x, [0, 1])
+    with pytest.raises(ValueError, match="positions must be >= 0, got -1"):
+        layer(x, [-1, 0, 1])
+    with pytest.raises(TypeError, match="positions must be integers"):
+        layer(x, [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match="position 8 is out of range .* max_len=8"):
+        layer(x, [0, 1, 8])
+    with pytest.raises(ValueError, match="logits must be a square 2-D array"):
+        catalogue.diagonal_spread(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="logits must not contain inf"):
+        catalogue.diagonal_spread([[0.0, -np.inf], [0.0, 0.0]])
+
+
+# -- figures ------------------------------------------------------------------------------------
+def _texts(fig):
+    return " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+def test_where_diagram_names_every_place_and_method():
+    fig = new_figure(4.6, 6.4)
+    figs.where_diagram(fig)
+    text = _texts(fig)
+    for word in ("INPUT", "QUERIES & KEYS", "SCORES", "NOWHERE", "sinusoidal", "learned", "RoPE",
+                 "YaRN", "Shaw", "T5", "ALiBi", "NoPE", "softmax"):
+        assert word in text, word
+    assert png_bytes(fig)[:4] == b"\x89PNG"
+
+
+def test_timeline_is_labelled():
+    fig = new_figure(5.6, 6.8)
+    figs.timeline(fig)
+    ax = fig.axes[0]
+    assert ax.get_ylabel() and ax.get_title()
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # time runs down
+    labels = [t.get_text() for t in ax.texts]
+    assert len(labels) == len(catalogue.TIMELINE)
+    assert any("Jun 2017" in t and "Vaswani" in t for t in labels)
+    assert fig.legends and len(fig.legends[0].get_texts()) == 6
+    png_bytes(fig)
+
+
+def test_same_token_figure():
+    fig = new_figure(7.0, 5.0)
+    grids = figs.same_token_logits(fig, seq_len=24, train_len=16)
+    assert set(grids) == set(catalogue.LAYER_SCHEMES)
+    learned = grids["learned"]
+    assert np.isnan(learned[16:, :]).all() and np.isnan(learned[:, 16:]).all()
+    assert np.isfinite(learned[:16, :16]).all()
+    assert catalogue.diagonal_spread(grids["rope"]) < 1e-12
+    axes = fig.axes
+    assert len(axes) == 6 and all(ax.get_title() for ax in axes)
+    assert all(ax.get_xlabel() == "key position j" for ax in axes[3:])
+    assert all(ax.get_ylabel() == "query position i" for ax in axes[::3])
+    png_bytes(fig)
+
+
+def test_same_token_explorer_is_discovered_and_small():
+    assert "same_token_explorer" in figs.__all__
+    ex = figs.same_token_explorer()
+    assert [p.name for p in ex.params] == ["seq_len"]
+    assert ex.params[0].grid[-1] == 64 and ex.params[0].default == 32
+
+
+# -- exercise checkers --------------------------------------------------------------------------
+def good_acts_where(layer):
+    return catalogue.classify_layer(layer)
+
+
+def shift_probe(layer):
+    """The usual mistake: compare p with p + c, which relative schemes cannot see."""
+    x = np.random.default_rng(0).standard_normal((6, 16))
+    p = np.arange(6)
+    if np.allclose(layer(x, p), layer(x, p + 7)):
+        return "nowhere"
+    return catalogue.classify_layer(layer)
+
+
+def no_zero_probe(layer):
+    """Skips the zero-input test, so RoPE looks like an input encoding."""
+    found = catalogue.classify_layer(layer)
+    return "input" if found == "queries-keys" else found
+
+
+@pytest.mark.parametrize("student, expect", [
+    (good_acts_where, "all 8 checks passed"),
+    (shift_probe, "If you compared p with p + c"),
+    (no_zero_probe, "feed x = 0 and its logits vanish"),
+    (lambda layer: "scores" if good_acts_where(layer) == "input" else good_acts_where(layer),
+     "Tell them apart by whether the position effect depends on the content"),
+    (lambda layer: "input" if good_acts_where(layer) == "scores" else good_acts_where(layer),
+     "shifts the logits by the same matrix whatever the tokens"),
+    (lambda layer: "input" if good_acts_where(layer) == "nowhere" else good_acts_where(layer),
+     "this layer ignores its positions"),
+    (lambda layer: "rotary", "return one of 'input', 'queries-keys', 'scores', 'nowhere'"),
+    (lambda layer: None, "Not implemented yet"),
+    (lambda layer: layer(np.zeros((3, 5)), np.arange(3)), "your function raised ValueError"),
+])
+def test_acts_where_checker(student, expect):
+    report = exercises.check_acts_where(student)
+    assert expect in report.text()
+    assert report.ok == (student is good_acts_where)
+
+
+def test_acts_where_stub_and_bad_argument():
+    def acts_where(layer):
+        ...  # the notebook's stub
+
+    assert "Not implemented yet" in exercises.check_acts_where(acts_where).text()
+    with pytest.raises(TypeError, match="pass your function itself"):
+        exercises.check_acts_where("input")
+
+
+def good_params(scheme, max_len, d, n_heads, n_layers):
+    return {"learned": max_len * d, "shaw": n_layers * 2 * 33 * (d // n_heads),
+            "t5": n_heads * 32}.get(scheme, 0)
+
+
+def _patched(scheme, fn):
+    return lambda s, L, d, h, n: fn(L, d, h, n) if s == scheme else good_params(s, L, d, h, n)
+
+
+@pytest.mark.parametrize("student, expect", [
+    (good_params, "all 7 checks passed"),
+    (_patched("t5", lambda L, d, h, n: n * h * 32), "shares it with every layer"),
+    (_patched("shaw", lambda L, d, h, n: n * 33 * (d // h)), "one added to the keys and one to"),
+    (_patched("shaw", lambda L, d, h, n: n * 2 * 33 * d), "the size of one head, d/H"),
+    (_patched("shaw", lambda L, d, h, n: n * 2 * 32 * (d // h)), "count the offset 0 too"),
+    (_patched("shaw", lambda L, d, h, n: 2 * 33 * (d // h)), "multiply by the number of layers"),
+    (_patched("rope", lambda L, d, h, n: d // 2), "RoPE adds no parameters"),
+    (_patched("alibi", lambda L, d, h, n: h), "fixed before training"),
+    (_patched("learned", lambda L, d, h, n: n * L * d), "added once, to the input"),
+    (_patched("sinusoidal", lambda L, d, h, n: L * d), "computed from a formula"),
+    (lambda *a: None, "Not implemented yet"),
+    (lambda s, *a: "many" if s == "t5" else good_params(s, *a), "return a number of parameters"),
+])
+def test_position_params_checker(student, expect):
+    report = exercises.check_position_params(student)
+    assert expect in report.text()
+    assert report.ok == (student is good_params)
