@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from site_helpers import SITE, launch, serve, toc_pages
 
 pytestmark = pytest.mark.browser
@@ -55,7 +56,10 @@ class PageVisit:
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.goto(f"{base}/{path}", wait_until="load")
-        self.page.wait_for_load_state("networkidle", timeout=90000)
+        try:  # "no request for 500 ms"; on a loaded machine a slow font can delay it indefinitely
+            self.page.wait_for_load_state("networkidle", timeout=45000)
+        except PlaywrightTimeout:
+            pass  # readiness is checked for real below (MathJax typeset, widgets rendered)
         self.wait_ready()
 
     def _route(self, route) -> None:
