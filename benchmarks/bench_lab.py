@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="sequences per evaluation (default 256, what the chapter uses)")
     args = parser.parse_args(argv)
 
-    header = (f"{'task':10s} {'position':11s} {'steps':>5s} {'median s':>9s} {'p95 s':>7s} "
+    header = (f"{'task':13s} {'position':11s} {'steps':>5s} {'median s':>9s} {'p95 s':>7s} "
               f"{'eval@256 s':>10s} {'acc@train':>9s} {'acc@256':>8s}")
     print(f"{args.repeats} repeat(s) per row; budget {BUDGET_S:.0f} s per training run\n")
     print(header)
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             over += bool(flag)
             eval_s = "n/a" if np.isnan(r["eval"]) else f"{r['eval']:.2f}"
             acc_long = "n/a" if np.isnan(r["acc_long"]) else f"{r['acc_long']:.3f}"
-            print(f"{task_name:10s} {position:11s} {r['steps']:5d} {r['median']:9.2f} "
+            print(f"{task_name:13s} {position:11s} {r['steps']:5d} {r['median']:9.2f} "
                   f"{r['p95']:7.2f} {eval_s:>10s} {r['acc']:9.3f} {acc_long:>8s}{flag}",
                   flush=True)
     return 1 if over else 0

@@ -282,34 +282,48 @@ class Table:
                 "text/plain": self.text()}
 
 
+#: Short task names for the measured columns of :func:`table`.
+_TASK_SHORT: dict[str, str] = {"copy_back": "copy", "latest_signal": "latest-signal"}
+
+
 def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
     """The comparison table of the methods ``keys`` (default: all of :data:`METHODS`).
 
-    With ``sweep`` — a :class:`posenc_lib.extrapolation.SweepResult` (anything with
-    ``.positions``, ``.lengths`` and ``.accuracy[scheme]``) — a last column gives the accuracy
-    measured in the book's lab at each evaluation length (``—`` where a scheme cannot run,
-    "not trained" for methods the lab has no model of).
+    With ``sweep`` — a :class:`posenc_lib.extrapolation.SweepResult` (anything with ``.task``,
+    ``.positions``, ``.lengths`` and ``.accuracy[scheme]``), or a sequence of them — one last
+    column per sweep gives the accuracy measured in the book's lab at each evaluation length
+    (``—`` where a scheme cannot run, "not trained" for methods the lab has no model of).
     """
     chosen = [m.key for m in METHODS] if keys is None else [method(k).key for k in keys]
+    sweeps: list[Any] = [] if sweep is None else (
+        list(sweep) if isinstance(sweep, (list, tuple)) else [sweep])
+    for k, sw in enumerate(sweeps):
+        if not all(hasattr(sw, a) for a in ("task", "positions", "lengths", "accuracy")):
+            raise TypeError(f"sweep[{k}] must be a SweepResult (task, positions, lengths, "
+                            f"accuracy), got {type(sw).__name__}")
     header = ["method, chapter", "where", "relative?", "learned parameters", "used by",
               "first paper"]
     caption = "Dates: first public version (arXiv v1 where there is one)."
-    if sweep is not None:
-        lengths = " / ".join(str(int(x)) for x in sweep.lengths)
-        header.append(f"toy copy task: accuracy at L = {lengths}")
-        trained = set(sweep.positions)
-        train_len = getattr(sweep, "train_length", None)
-        caption += (" Last column: this book's toy copy task (chapter 10), one small model per "
-                    "scheme" + (f" trained at L = {int(train_len)}" if train_len else "")
+    if sweeps:
+        names = [_TASK_SHORT.get(sw.task, sw.task) for sw in sweeps]
+        for name, sw in zip(names, sweeps):
+            lengths = " / ".join(str(int(x)) for x in sw.lengths)
+            header.append(f"toy {name} task: accuracy at L = {lengths}")
+        train_lens = {getattr(sw, "train_length", None) for sw in sweeps}
+        train_len = train_lens.pop() if len(train_lens) == 1 else None
+        tasks = " and ".join(names) + (" task" if len(names) == 1 else " tasks")
+        caption += (f" Last column{'s' if len(sweeps) > 1 else ''}: this book's toy {tasks} "
+                    "(chapter 10), one small model per scheme"
+                    + (f" trained at L = {int(train_len)}" if train_len else "")
                     + ", one seed; — = cannot run at that length.")
     rows = []
     for key in chosen:
         m = _BY_KEY[key]
         row = [f"{m.name}, ch. {m.chapter}", m.acts_on, "yes" if m.relative else "no", m.params,
                ", ".join(m.models) if m.models else "—", f"{m.paper} {m.year}"]
-        if sweep is not None:
-            if m.lab_scheme is not None and m.lab_scheme in trained:
-                row.append(_fmt_accuracy(sweep.accuracy[m.lab_scheme]))
+        for sw in sweeps:
+            if m.lab_scheme is not None and m.lab_scheme in set(sw.positions):
+                row.append(_fmt_accuracy(sw.accuracy[m.lab_scheme]))
             else:
                 row.append("not trained")
         rows.append(row)

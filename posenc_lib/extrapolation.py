@@ -36,6 +36,7 @@ from ._validate import as_array, check_choice, check_finite_real, check_nonneg_i
 __all__ = [
     "PRESS2022_WIKITEXT103",
     "SCHEMES",
+    "TASK_LABEL",
     "TASK_NAMES",
     "SweepResult",
     "accuracy_by_position",
@@ -56,9 +57,17 @@ __all__ = [
 #: :data:`~posenc_lib.lab.POSITIONS`).
 SCHEMES: tuple[str, ...] = ("none", "learned", "sinusoidal", "rope", "alibi", "t5")
 
-#: Tasks :func:`length_sweep` knows: the lab's two built-in tasks, plus ``"order_bos"``, the order
-#: task with a fixed start token at position 0 (``lab.OrderTask(bos=True)``).
-TASK_NAMES: tuple[str, ...] = ("order", "order_bos", "copy_back")
+#: Tasks :func:`length_sweep` knows: the lab's three built-in tasks, plus ``"order_bos"``, the
+#: order task with a fixed start token at position 0 (``lab.OrderTask(bos=True)``).
+TASK_NAMES: tuple[str, ...] = ("order", "order_bos", "copy_back", "latest_signal")
+
+#: How the book names each task in figure titles and tables.
+TASK_LABEL: dict[str, str] = {
+    "order": "does A come before B?",
+    "order_bos": "does A come before B? (with a start token)",
+    "copy_back": "copy the token 3 back",
+    "latest_signal": "name the latest signal",
+}
 
 #: Perplexities quoted from the ALiBi paper (Press, Smith & Lewis, ICLR 2022, appendix Table 2):
 #: a 16-layer transformer language model trained on WikiText-103 with ``L = 512`` tokens per

@@ -149,6 +149,14 @@ def test_accuracy_vs_length_draws_one_line_per_scheme_on_a_log2_axis():
     assert png_bytes(fig)[:4] == b"\x89PNG"
 
 
+def test_accuracy_vs_length_titles_name_the_task():
+    for task, start in (("copy_back", "Copy the token 3 back: trained at 32 tokens"),
+                        ("latest_signal", "Name the latest signal: trained at 32 tokens")):
+        fig = new_figure(7.5, 3.6)
+        figs.accuracy_vs_length(fig, _sweep(task), chance=1 / 8)
+        assert fig.axes[0].get_title().startswith(start)
+
+
 def test_order_bars_return_what_they_plot_and_check_their_inputs():
     plain = _sweep("order", (32,))
     bos = _sweep("order_bos", (32,))

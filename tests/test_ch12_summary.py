@@ -1,5 +1,6 @@
 """Chapter 12: the catalogue of methods, the layer probes, the figures and the exercise checkers."""
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -194,6 +195,23 @@ def test_table_with_measurements():
     assert col["Sinusoidal"] == "1.00 / 0.63 / 0.35 / 0.20"
     assert col["Shaw et al. relative"] == col["YaRN"] == "not trained"
     assert "trained at L = 32" in t.caption and "this book's toy copy task" in t.caption
+
+
+def test_table_with_two_measured_columns():
+    copy = fake_sweep()
+    latest = dataclasses.replace(copy, task="latest_signal", positions=("rope", "alibi"),
+                                 accuracy={"rope": (1.0, 0.9, 0.8, 0.7),
+                                           "alibi": (0.99, 0.98, 0.95, 0.94)})
+    t = catalogue.table([copy, latest])
+    assert t.header[-2:] == ["toy copy task: accuracy at L = 32 / 64 / 128 / 256",
+                             "toy latest-signal task: accuracy at L = 32 / 64 / 128 / 256"]
+    rows = {row[0].split(",")[0]: row[-2:] for row in t.rows}
+    assert rows["ALiBi"] == ["0.25 / 0.25 / 0.24 / 0.24", "0.99 / 0.98 / 0.95 / 0.94"]
+    assert rows["Sinusoidal"] == ["1.00 / 0.63 / 0.35 / 0.20", "not trained"]
+    assert "Last columns: this book's toy copy and latest-signal tasks" in t.caption
+    assert all(len(row) == len(t.header) for row in t.rows)
+    with pytest.raises(TypeError, match=r"sweep\[1\] must be a SweepResult .*got str"):
+        catalogue.table([copy, "latest"])
 
 
 def test_table_subset_and_escaping():

@@ -24,6 +24,11 @@ def test_schemes_and_tasks():
     assert isinstance(X.make_task("order"), lab.OrderTask) and not X.make_task("order").bos
     assert X.make_task("order_bos") == lab.OrderTask(bos=True)
     assert X.make_task("copy_back") == lab.CopyBackTask()
+    assert X.make_task("latest_signal") == lab.LatestSignalTask()
+    assert set(X.TASK_LABEL) == set(X.TASK_NAMES)
+    latest = X.trained_model("alibi", "latest_signal", steps=TINY, progress=False)
+    assert latest.config == lab.default_config("alibi", "latest_signal")
+    assert latest.config.causal and latest.config.n_outputs == 8
     with pytest.raises(ValueError, match="task_name must be one of .*got 'copy'"):
         X.make_task("copy")
 

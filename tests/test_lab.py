@@ -330,6 +330,66 @@ def test_copy_back_targets():
     np.testing.assert_array_equal(targets[:, 3:], tokens[:, :-3])
 
 
+def _latest_signal_by_loop(row, n_signals):
+    """The latest signal at or before each position, by a plain loop (None before the first)."""
+    out, last = [], None
+    for token in row:
+        if token < n_signals:
+            last = int(token)
+        out.append(last)
+    return out
+
+
+def test_latest_signal_targets_match_a_plain_loop():
+    task = lab.LatestSignalTask(n_signals=3, vocab_size=7, p_signal=0.3)
+    tokens, targets, mask = task.sample(np.random.default_rng(0), 50, 20)
+    assert tokens.min() >= 0 and tokens.max() < 7
+    for row, target_row, mask_row in zip(tokens, targets, mask):
+        expected = _latest_signal_by_loop(row, 3)
+        assert list(mask_row) == [e is not None for e in expected]
+        assert [int(t) for t, m in zip(target_row, mask_row) if m] == \
+            [e for e in expected if e is not None]
+
+
+def test_latest_signal_statistics_do_not_depend_on_length():
+    task = lab.LatestSignalTask()  # 8 signals, p = 0.15
+    assert task.n_outputs == 8 and task.name == "latest_signal" and task.per_token
+    for length in (32, 256):
+        tokens, targets, mask = task.sample(np.random.default_rng(1), 400, length)
+        signal_rate = (tokens < 8).mean()
+        assert abs(signal_rate - 0.15) < 0.01, (length, signal_rate)
+        # every signal value is equally likely among the signals
+        counts = np.bincount(tokens[tokens < 8], minlength=8) / (tokens < 8).sum()
+        assert np.abs(counts - 1 / 8).max() < 0.02
+        # the first position has a target exactly when it holds a signal
+        np.testing.assert_array_equal(mask[:, 0], tokens[:, 0] < 8)
+
+
+def test_latest_signal_is_reproducible_and_validated():
+    a = lab.LatestSignalTask().sample(np.random.default_rng(5), 4, 12)
+    b = lab.LatestSignalTask().sample(np.random.default_rng(5), 4, 12)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    with pytest.raises(ValueError, match=r"vocab_size must exceed n_signals=8 .*got 8"):
+        lab.LatestSignalTask(vocab_size=8)
+    with pytest.raises(ValueError, match=r"p_signal must be a probability in \(0, 1\], got 1.5"):
+        lab.LatestSignalTask(p_signal=1.5)
+    with pytest.raises(ValueError, match=r"p_signal must be a probability in \(0, 1\], got 0.0"):
+        lab.LatestSignalTask(p_signal=0.0)
+    with pytest.raises(ValueError, match=r"n_signals must be a positive integer, got 0"):
+        lab.LatestSignalTask(n_signals=0)
+
+
+def test_training_learns_latest_signal():
+    task = lab.LatestSignalTask(n_signals=4, vocab_size=8, p_signal=0.25)
+    config = lab.LabConfig(vocab_size=8, n_outputs=4, position="alibi", d_model=16, n_heads=2,
+                           n_layers=2, d_mlp=32, max_len=16)
+    result = lab.train(config, task, steps=200, batch_size=16, lr=1e-2, seed=0, length=16,
+                       progress=False)
+    assert np.mean(result.losses[:5]) > 1.2  # about log 4 = 1.39 at the start
+    assert lab.evaluate(result.params, config, task, length=16, n_sequences=64) > 0.9
+
+
 def test_adam_first_step_is_bias_corrected():
     params = {"w": np.array([1.0, -2.0, 3.0])}
     opt = lab.Adam(params, lr=0.1)
@@ -374,7 +434,7 @@ def test_default_settings_are_consistent():
         assert config.max_len >= training["length"]
         assert config.position == position
         assert config.readout == ("token" if task.per_token else "mean")
-        assert config.causal == (task_name == "copy_back")
+        assert config.causal == (task_name != "order")
 
 
 # ------------------------------------------------------------------------------------------
@@ -475,7 +535,7 @@ def test_training_argument_validation():
     with pytest.raises(TypeError, match=r"task must be a task object .* got int"):
         lab.train(config, 3, **run)
     with pytest.raises(ValueError, match=r"task_name must be one of 'order', 'copy_back', "
-                                         r"got 'sort'"):
+                                         r"'latest_signal', got 'sort'"):
         lab.train(config, "sort", **run)
     params = lab.init_params(config, 0)
     with pytest.raises(ValueError, match=r"n_sequences must be a positive integer, got 0"):
@@ -671,3 +731,29 @@ def test_rope_scaled_helper():
         lab.rope_scaled(lab.default_config("alibi", "copy_back"), "linear", 2.0)
     with pytest.raises(ValueError, match=r"rope_scaling must be one of"):
         lab.rope_scaled(config, "dynamic", 2.0)
+
+
+def test_progress_bar_redraws_rarely(monkeypatch):
+    """Each redraw of a Jupyter progress bar is a few kernel messages; a flood of them overflows
+    the kernel's output queue and made nbval time out. At most one redraw per second."""
+    seen = {}
+
+    class RecordingBar:
+        def __init__(self, iterable, **kwargs):
+            seen["kwargs"] = kwargs
+            self.iterable = iterable
+
+        def __iter__(self):
+            return iter(self.iterable)
+
+        def set_postfix(self, *args, **kwargs):
+            seen.setdefault("postfix_refresh", set()).add(kwargs.get("refresh", True))
+
+        def close(self):
+            seen["closed"] = True
+
+    monkeypatch.setattr(lab, "tqdm", RecordingBar)
+    config = lab.default_config("rope", "copy_back")
+    lab.train(config, "copy_back", steps=3, batch_size=2, lr=1e-3, length=8, progress=True)
+    assert seen["kwargs"]["mininterval"] >= 1.0
+    assert seen["postfix_refresh"] == {False} and seen["closed"]

@@ -133,7 +133,9 @@ def accuracy_vs_length(fig: Figure, sweep: extrapolation.SweepResult,
     ax.set_ylabel("accuracy")
     ax.grid(True)
     ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
-    ax.set_title(f"{sweep.task}: trained at {sweep.train_length} tokens, tested longer")
+    task = extrapolation.TASK_LABEL.get(sweep.task, sweep.task)
+    ax.set_title(f"{task[0].upper()}{task[1:]}: trained at {sweep.train_length} tokens, "
+                 "tested longer")
 
 
 def _binned(values: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
