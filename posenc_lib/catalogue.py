@@ -322,7 +322,7 @@ def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
         row = [f"{m.name}, ch. {m.chapter}", m.acts_on, "yes" if m.relative else "no", m.params,
                ", ".join(m.models) if m.models else "—", f"{m.paper} {m.year}"]
         for sw in sweeps:
-            if m.lab_scheme is not None and m.lab_scheme in set(sw.positions):
+            if m.lab_scheme is not None and m.lab_scheme in sw.positions:
                 row.append(_fmt_accuracy(sw.accuracy[m.lab_scheme]))
             else:
                 row.append("not trained")

@@ -309,14 +309,12 @@ def chance_band(n: int, p: float = 0.5, z: float = 3.0) -> tuple[float, float]:
 
 
 def _check_model(params: Any, config: Any, task: Any) -> tuple[lab.LabConfig, lab.Task]:
-    if not isinstance(config, lab.LabConfig):
-        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    config = lab._check_config(config)
     if isinstance(task, str):
         task = make_task(task)
     if not isinstance(task, lab.Task):
         raise TypeError(f"task must be a task object or a task name, got {type(task).__name__}")
-    if not isinstance(params, dict):
-        raise TypeError(f"params must be a dict of arrays, got {type(params).__name__}")
+    lab._check_params(params, config)
     return config, task
 
 
@@ -354,8 +352,7 @@ def copy_offsets(params: dict[str, np.ndarray], config: lab.LabConfig, *, length
     :math:`P_k = 1` and :math:`P_j \approx 1/V` elsewhere (chance coincidences); a model that only
     knows "recently" spreads its outputs over several small :math:`j`.
     """
-    if not isinstance(config, lab.LabConfig):
-        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    config = lab._check_config(config)
     max_offset = check_nonneg_int("max_offset", max_offset)
     length = check_positive_int("length", length)
     start = max_offset if start is None else check_nonneg_int("start", start)
@@ -381,8 +378,7 @@ def attention_by_distance(params: dict[str, np.ndarray], config: lab.LabConfig,
     not sum to 1 (each :math:`\delta` averages over different queries). ``nan`` where no query
     qualifies.
     """
-    if not isinstance(config, lab.LabConfig):
-        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    config = lab._check_config(config)
     if not config.causal:
         raise ValueError("attention_by_distance needs a causal model (config.causal=True), "
                          "got causal=False")
@@ -443,8 +439,7 @@ def attention_mass_beyond(params: dict[str, np.ndarray], config: lab.LabConfig,
     queries :math:`Q = \{i \ge \max(D, \text{min\_query})\}`. With :math:`D = L_{\text{train}}`
     it measures how much attention goes to distances the model never met in training.
     """
-    if not isinstance(config, lab.LabConfig):
-        raise TypeError(f"config must be a LabConfig, got {type(config).__name__}")
+    config = lab._check_config(config)
     distance = check_positive_int("distance", distance)
     min_query = check_nonneg_int("min_query", min_query)
     maps = lab.attention_maps(params, tokens, config)

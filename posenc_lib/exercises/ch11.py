@@ -82,11 +82,12 @@ def check_ntk_frequencies(student: Callable[[int, float, float], Any]) -> Report
 
 
 # -- exercise 3: YaRN's blend ---------------------------------------------------------------------
-def _yarn_with(ramp: Callable[[np.ndarray, float, float], np.ndarray], *, scale_up: bool = False,
+def _yarn_with(ramp: Callable[[int, float, float], np.ndarray], *, scale_up: bool = False,
                wavelengths: bool = False) -> Callable[..., np.ndarray]:
+    """YaRN's blend built from ``ramp(d, low, high)``, optionally with one of the usual slips."""
     def wrong(d: int, base: float, factor: float, low: float, high: float) -> np.ndarray:
         omega = _omega(d, base)
-        gamma = ramp(np.arange(d // 2, dtype=float), low, high)
+        gamma = ramp(d, low, high)
         if wavelengths:  # blend the wavelengths instead: lambda' = lambda (1 - g) + s lambda g
             return omega / ((1.0 - gamma) + factor * gamma)
         inter = omega * factor if scale_up else omega / factor
@@ -95,8 +96,8 @@ def _yarn_with(ramp: Callable[[np.ndarray, float, float], np.ndarray], *, scale_
     return wrong
 
 
-def _ramp(i: np.ndarray, low: float, high: float) -> np.ndarray:
-    return np.clip((i - low) / (high - low), 0.0, 1.0)
+def _unclipped_ramp(d: int, low: float, high: float) -> np.ndarray:
+    return (np.arange(d // 2, dtype=float) - low) / (high - low)
 
 
 def check_yarn_frequencies(student: Callable[..., Any]) -> Report:
@@ -112,16 +113,16 @@ def check_yarn_frequencies(student: Callable[..., Any]) -> Report:
         return _scaling.yarn_frequencies(d, factor, low, high, base)
 
     diagnoses = [
-        Diagnosis(_yarn_with(lambda i, lo, hi: (i - lo) / (hi - lo)),
+        Diagnosis(_yarn_with(_unclipped_ramp),
                   "clip the ramp to [0, 1]: without the clip, pairs below low get sped up and "
                   "pairs above high get divided by more than s."),
-        Diagnosis(_yarn_with(lambda i, lo, hi: 1.0 - _ramp(i, lo, hi)),
+        Diagnosis(_yarn_with(lambda d, lo, hi: 1.0 - _scaling.yarn_ramp(d, lo, hi)),
                   "the ramp is the wrong way round: the fast pairs (small i, many turns) are "
                   "kept, the slow ones (large i) are interpolated."),
-        Diagnosis(_yarn_with(_ramp, scale_up=True),
+        Diagnosis(_yarn_with(_scaling.yarn_ramp, scale_up=True),
                   "interpolating means dividing the frequency by s (turning slower), not "
                   "multiplying it."),
-        Diagnosis(_yarn_with(_ramp, wavelengths=True),
+        Diagnosis(_yarn_with(_scaling.yarn_ramp, wavelengths=True),
                   "blend the frequencies, omega_i / s * gamma + omega_i * (1 - gamma), not the "
                   "wavelengths: the two agree at the ends of the ramp but not in between."),
         Diagnosis(lambda d, b, s, lo, hi: _omega(d, b) / s,

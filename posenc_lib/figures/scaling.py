@@ -73,10 +73,11 @@ def angle_coverage(fig: Figure, pairs: Sequence[int] = (0, 44, 56), d: int = 128
     """
     omega = encodings.frequencies(d, base)
     lam = encodings.wavelengths(d, base)
+    turns = rope_scaling.turns(d, base, original_max_len)  # L * omega_i / (2 pi)
     L, s = original_max_len, factor
     axes = fig.subplots(2, len(pairs), squeeze=False)
     for col, i in enumerate(pairs):
-        seen = L * omega[i] / (2 * np.pi)  # turns during training
+        seen = turns[i]  # turns during training
         for row, stretch in enumerate((1.0, s)):  # PI divides omega by s
             ax = axes[row, col]
             w = omega[i] / stretch  # the frequency used at inference
