@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.figure import Figure
@@ -170,6 +172,13 @@ def same_token_grid(scheme: str, seq_len: int, train_len: int = 16, d: int = 16,
     return out
 
 
+@lru_cache(maxsize=32)
+def _same_token_grid_cached(scheme: str, seq_len: int, train_len: int) -> np.ndarray:
+    grid = same_token_grid(scheme, seq_len, train_len)
+    grid.flags.writeable = False  # shared between calls
+    return grid
+
+
 def same_token_logits(fig: Figure, seq_len: int = 32, train_len: int = 16,
                       scales_at: int = 64) -> dict[str, np.ndarray]:
     """Six heatmaps: the same-token logits of every lab scheme at length ``seq_len``.
@@ -182,8 +191,11 @@ def same_token_logits(fig: Figure, seq_len: int = 32, train_len: int = 16,
     cmap = colormaps[SEQUENTIAL].with_extremes(bad="#d0d0d0")
     out = {}
     for ax, scheme in zip(axes.flat, catalogue.LAYER_SCHEMES):
-        grid = same_token_grid(scheme, seq_len, train_len)
-        ref = same_token_grid(scheme, max(scales_at, seq_len), train_len)
+        # Logit (i, j) depends only on positions i and j, so the length-L grid is the top-left
+        # corner of the longer one that fixes the colour scale: compute that one only (and
+        # only once per length, since every slider move asks for the same one).
+        ref = _same_token_grid_cached(scheme, max(scales_at, seq_len), train_len)
+        grid = ref[:seq_len, :seq_len].copy()
         lo, hi = float(np.nanmin(ref)), float(np.nanmax(ref))
         if hi - lo < 1e-9:
             lo, hi = lo - 1.0, hi + 1.0
