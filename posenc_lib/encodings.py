@@ -10,12 +10,15 @@ constant 10000 of the Transformer paper.
     \mathrm{PE}(pos, 2i) = \sin(pos\,\omega_i), \qquad
     \mathrm{PE}(pos, 2i+1) = \cos(pos\,\omega_i).
 
-Two memory layouts of the same numbers exist in the wild:
+Two memory layouts of the same numbers:
 
 * ``"interleaved"`` — sin at even dimensions, cos at odd ones (the paper, Vaswani et al. 2017);
-* ``"concat"`` — all ``d/2`` sines first, then all ``d/2`` cosines (tensor2tensor, GPT-J).
+* ``"concat"`` — all ``d/2`` sines first, then all ``d/2`` cosines, with the *same* frequencies.
 
-They differ by the fixed permutation :func:`split_permutation`.
+They differ by the fixed permutation :func:`split_permutation`. Beware: tensor2tensor and fairseq
+also concatenate, but space their frequencies as :math:`n^{-i/(d/2-1)}` instead of
+:math:`n^{-2i/d}`, so their table is not a permutation of the paper's; it is
+:func:`posenc_lib.similarity.sinusoidal_tensor2tensor`.
 """
 
 from __future__ import annotations

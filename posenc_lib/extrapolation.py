@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import lab
+from . import lab, train_cache
 from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, \
     check_positive_int
 
@@ -120,7 +120,8 @@ def _check_steps(steps: Any) -> int | None:
 
 def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
                   steps: int | None = None, progress: bool = True) -> lab.TrainResult:
-    """The lab model for ``position`` trained on ``task_name`` (memoised; trains on first call).
+    """The lab model for ``position`` trained on ``task_name`` (memoised; stored on disk by
+    :func:`posenc_lib.train_cache.train`, so it is trained once and then read back).
 
     Model and training settings are :func:`~posenc_lib.lab.default_config` and
     :func:`~posenc_lib.lab.default_training` of the task (``steps`` overrides the number of
@@ -140,8 +141,10 @@ def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
         settings = lab.default_training(name)
         if steps is not None:
             settings["steps"] = steps
-        _MODELS[key] = lab.train(config, make_task(task_name), seed=seed, progress=progress,
-                                 **settings)
+        # the chapters' models are stored (train_cache); shortened test runs are not
+        trainer = train_cache.train if steps is None else lab.train
+        _MODELS[key] = trainer(config, make_task(task_name), seed=seed, progress=progress,
+                               **settings)
     return _MODELS[key]
 
 

@@ -7,18 +7,78 @@ why it is right or wrong without a kernel — the same mechanism as the static e
 
 Write feedback that *explains*: the reader who picked a wrong option should learn what they
 mixed up, and the one who picked the right option should learn why it is right.
+
+Each chapter's questions live in the library, in :mod:`posenc_lib.quizzes` (``ch01.py`` …), not in
+the notebook: the notebook cell is just ``quiz.chapter(5)``, so neither the website nor the
+notebook shows an answer key before the reader answers. Numbers that feedback quotes are computed
+there with the library, never typed in.
+
+Prompts and feedback may use two pieces of inline markup, rendered to HTML: ``*emphasis*`` and
+```code```. Option texts are plain text (radio-button labels cannot hold markup). Write maths in
+Unicode (ω, θ, √, ≈); ``$…$`` would not be typeset inside a widget, so it is rejected.
+
+A question has a ``kind``: ``"concept"`` (explain why), ``"predict"`` (what will happen if …) or
+``"compute"`` (a small calculation). Every chapter has at least one predict or compute question.
 """
 
 from __future__ import annotations
 
 import html
+import importlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["Option", "Question", "Quiz", "option", "question", "quiz"]
+__all__ = ["KINDS", "Option", "Question", "Quiz", "chapter", "inline_html", "option", "question",
+           "quiz"]
+
+KINDS = ("concept", "predict", "compute")
+_MARKUP = re.compile(r"(`[^`]+`|\*\*[^*]+\*\*|\*[^*\s][^*]*\*)")
+
+
+def inline_html(text: str) -> str:
+    """Escape ``text`` for HTML and render its ``*emphasis*``, ``**strong**`` and ```code```.
+
+    >>> inline_html("the *score*, not `w`")
+    'the <em>score</em>, not <code>w</code>'
+    """
+    out = []
+    for piece in _MARKUP.split(text):
+        if piece.startswith("`") and piece.endswith("`") and len(piece) > 2:
+            out.append(f"<code>{html.escape(piece[1:-1])}</code>")
+        elif piece.startswith("**") and piece.endswith("**") and len(piece) > 4:
+            out.append(f"<strong>{html.escape(piece[2:-2])}</strong>")
+        elif piece.startswith("*") and piece.endswith("*") and len(piece) > 2:
+            out.append(f"<em>{html.escape(piece[1:-1])}</em>")
+        else:
+            out.append(html.escape(piece))
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    """The text form of inline markup: emphasis markers dropped, code kept in backticks."""
+    return re.sub(r"\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*", lambda m: m.group(1) or m.group(2), text)
+
+
+def _check_text(name: str, value: Any, *, markup: bool) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    if "$" in value:
+        raise ValueError(f"{name} must not use $...$ maths (it does not render in a widget); "
+                         f"write it in Unicode: {value!r}")
+    if "<" in value and re.search(r"<[a-zA-Z/]", value):
+        raise ValueError(f"{name} must not contain HTML tags; use *emphasis* or `code`: {value!r}")
+    if markup:
+        leftover = _MARKUP.sub("", value)
+        if "`" in leftover or re.search(r"\*\S|\S\*", leftover):
+            raise ValueError(f"{name} has unbalanced * or ` markup: {value!r}")
+    elif re.search(r"[`]|\*\S", value):
+        raise ValueError(f"{name} is plain text (a radio-button label): no * or ` markup, "
+                         f"got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -32,22 +92,23 @@ class Option:
 
 def option(text: str, correct: bool, feedback: str) -> Option:
     """Shorthand for :class:`Option`, validating its fields."""
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"text must be a non-empty string, got {text!r}")
-    if not isinstance(correct, bool):
-        raise TypeError(f"correct must be a bool, got {correct!r}")
     if not isinstance(feedback, str) or not feedback.strip():
         raise ValueError(f"feedback must explain the answer, got {feedback!r}")
+    _check_text("text", text, markup=False)
+    if not isinstance(correct, bool):
+        raise TypeError(f"correct must be a bool, got {correct!r}")
+    _check_text("feedback", feedback, markup=True)
     return Option(text, correct, feedback)
 
 
 class Question:
     """A multiple-choice question with at least one correct option and feedback for each."""
 
-    def __init__(self, prompt: str, options: Sequence[Option]) -> None:
+    def __init__(self, prompt: str, options: Sequence[Option], kind: str = "concept") -> None:
         options = tuple(options)
-        if not isinstance(prompt, str) or not prompt.strip():
-            raise ValueError(f"prompt must be a non-empty string, got {prompt!r}")
+        _check_text("prompt", prompt, markup=True)
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
         if len(options) < 2:
             raise ValueError(f"a question needs at least 2 options, got {len(options)}")
         if not any(o.correct for o in options):
@@ -56,17 +117,23 @@ class Question:
             raise ValueError(f"options of {prompt!r} must have distinct texts")
         self.prompt = prompt
         self.options = options
+        self.kind = kind
+
+    @property
+    def correct_indices(self) -> tuple[int, ...]:
+        """Positions (0-based) of the correct options."""
+        return tuple(i for i, o in enumerate(self.options) if o.correct)
 
     def feedback_html(self, index: int) -> str:
         o = self.options[index]
         mark, word, cls = ("✔", "Correct.", "right") if o.correct else ("✘", "Not quite.", "wrong")
         return (
             f'<div class="posenc-feedback posenc-{cls}" role="status">'
-            f"<strong>{mark} {word}</strong> {o.feedback}</div>"
+            f"<strong>{mark} {word}</strong> {inline_html(o.feedback)}</div>"
         )
 
     def widget(self) -> widgets.VBox:
-        prompt = widgets.HTML(f'<div class="posenc-prompt">{self.prompt}</div>')
+        prompt = widgets.HTML(f'<div class="posenc-prompt">{inline_html(self.prompt)}</div>')
         choices = widgets.RadioButtons(
             options=[o.text for o in self.options], index=None,
             layout=widgets.Layout(width="auto", max_width="100%"),
@@ -82,7 +149,7 @@ class Question:
 
     def text(self) -> str:
         letters = "abcdefghij"
-        lines = [f"Quick check: {html.unescape(_strip_tags(self.prompt))}"]
+        lines = [f"Quick check: {_plain(self.prompt)}"]
         lines += [f"  ({letters[i]}) {o.text}" for i, o in enumerate(self.options)]
         return "\n".join(lines)
 
@@ -107,7 +174,8 @@ class Quiz:
         for k, q in enumerate(self.questions, 1):
             box = q.widget()
             first = box.children[0]
-            first.value = f'<div class="posenc-prompt"><strong>Q{k}.</strong> {q.prompt}</div>'
+            first.value = (f'<div class="posenc-prompt"><strong>Q{k}.</strong> '
+                           f'{inline_html(q.prompt)}</div>')
             items.append(box)
         out = widgets.VBox(items)
         out.add_class("posenc-quiz")
@@ -122,9 +190,9 @@ class Quiz:
         return data
 
 
-def question(prompt: str, *options: Option) -> Question:
-    """Build a :class:`Question`: ``question("Why …?", option(...), option(...))``."""
-    return Question(prompt, options)
+def question(prompt: str, *options: Option, kind: str = "concept") -> Question:
+    """Build a :class:`Question`: ``question("Why …?", option(...), option(...), kind=...)``."""
+    return Question(prompt, options, kind=kind)
 
 
 def quiz(*questions: Question, title: str = "Quick check") -> Quiz:
@@ -132,10 +200,24 @@ def quiz(*questions: Question, title: str = "Quick check") -> Quiz:
     return Quiz(questions, title=title)
 
 
-def _strip_tags(text: str) -> str:
-    import re
+def chapter(number: int, **values: Any) -> Quiz:
+    """The quick check of chapter ``number`` (from :mod:`posenc_lib.quizzes`).
 
-    return re.sub(r"<[^>]+>", "", text)
+    A chapter whose feedback quotes results the notebook computes (a training run, say) defines
+    ``build(**values)`` instead of ``QUIZ``; pass those results as keywords.
+    """
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
+        raise ValueError(f"number must be a chapter number (1, 2, …), got {number!r}")
+    try:
+        module = importlib.import_module(f"posenc_lib.quizzes.ch{number:02d}")
+    except ModuleNotFoundError:
+        raise ValueError(f"chapter {number} has no quiz (no posenc_lib/quizzes/ch{number:02d}.py)"
+                         ) from None
+    if hasattr(module, "build"):
+        return module.build(**values)
+    if values:
+        raise TypeError(f"the quiz of chapter {number} takes no values, got {sorted(values)}")
+    return module.QUIZ
 
 
 def _bundle(widget: widgets.Widget) -> dict[str, Any]:

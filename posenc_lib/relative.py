@@ -64,8 +64,9 @@ def _as_int_array(name: str, value: ArrayLike, why: str) -> NDArray[np.int64]:
 def learned_table(max_len: int, d: int, seed: int = 0, scale: float = 0.02) -> NDArray[np.float64]:
     r"""A ``(max_len, d)`` table of position vectors :math:`P_{pos,j} \sim \mathcal{N}(0,\sigma^2)`.
 
-    Stands in for trained values: BERT and GPT-2 initialise their position table with a normal
-    distribution of standard deviation ``scale`` :math:`= \sigma = 0.02` and then learn it. The
+    Stands in for trained values. Real models draw the initial table at random and then learn
+    it: BERT from a truncated normal distribution of standard deviation 0.02, GPT-2 from a normal
+    distribution of standard deviation 0.01; ``scale`` is :math:`\sigma` (default 0.02). The
     draw is reproducible (``numpy.random.default_rng(seed)``). ``d`` may be any positive integer.
     """
     max_len = check_positive_int("max_len", max_len)

@@ -318,10 +318,15 @@ def _distances(distances: ArrayLike) -> NDArray[np.float64]:
 def decay_bound(distances: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
     r"""RoFormer's long-term decay curve :math:`\frac{1}{d/2}\sum_{j=1}^{d/2} |S_j|`.
 
-    With :math:`r` the relative distance and :math:`S_j = \sum_{k=0}^{j-1} e^{\mathrm{i}\,r\theta_k}`,
-    Abel summation bounds the RoPE score by
-    :math:`|q^\top R(r) k| \le \big(\max_j |h_{j+1}-h_j|\big)\sum_{j=1}^{d/2}|S_j|`
-    (:math:`h_j` = the complex products of the query and key pairs). At :math:`r = 0` every
+    With :math:`r` the relative distance (key position minus query position),
+    :math:`S_0 = 0` and :math:`S_j = \sum_{k=0}^{j-1} e^{\mathrm{i}\,r\theta_k}`, Abel summation
+    bounds the RoPE score by
+    :math:`|q^\top R(r) k| \le \big(\max_{0 \le j < d/2} |h_{j+1}-h_j|\big)\sum_{j=1}^{d/2}|S_j|`,
+    where :math:`h_j = \overline{q_{(j)}}\,k_{(j)}` is the product of the query's pair ``j``
+    (conjugated) and the key's, read as complex numbers, with the convention :math:`h_{d/2} = 0`
+    (without it, equal :math:`h_j` would give a bound of 0). This function returns the second
+    factor divided by :math:`d/2`, which depends only on :math:`r`; the bound is about fixed
+    content at different distances, not about random or trained vectors. At :math:`r = 0` every
     :math:`|S_j| = j`, so the curve starts at its maximum :math:`(d/2+1)/2`; it decays, with
     ripples, as :math:`|r|` grows. Shape of ``distances``; ``d`` even, ``base`` >= 1.
     """

@@ -13,7 +13,11 @@ at :math:`s L` (``factor`` :math:`= s \ge 1`) one changes the frequencies:
   :math:`s^{2i/(d-2)}`.
 * ``"yarn"`` — YaRN, "NTK-by-parts" (Peng et al. 2023): keep pairs that turn many times over
   :math:`L` as they are, interpolate pairs that turn less than once, ramp linearly in between,
-  and sharpen the softmax with :math:`\sqrt{1/t} = 0.1 \ln s + 1`.
+  and sharpen the softmax with :math:`\sqrt{1/t} = 0.1 \ln s + 1`. Two ramps exist, named by
+  ``ramp`` (see :data:`YARN_RAMPS`): ``"index"`` (the default) is linear in the pair index
+  between rounded boundaries, as in the authors' reference code, Hugging Face and llama.cpp;
+  ``"turns"`` is linear in the number of turns :math:`r`, as the paper's equation defines it.
+  Both keep the same pairs and fully interpolate the same pairs; they differ on the ramp.
 
 :func:`scaled_frequencies` returns the new frequencies and that attention scale; feed the
 frequencies to RoPE in place of :func:`posenc_lib.encodings.frequencies`.
@@ -39,12 +43,17 @@ from ._validate import (
 )
 from .encodings import frequencies
 
-__all__ = ["SCALING_METHODS", "scaled_frequencies", "yarn_correction_range", "yarn_frequencies",
-           "yarn_ramp"]
+__all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correction_range",
+           "yarn_frequencies", "yarn_paper_frequencies", "yarn_ramp", "yarn_turns_ramp"]
 
 Method = Literal["linear", "ntk", "yarn"]
 #: The stretching methods :func:`scaled_frequencies` knows.
 SCALING_METHODS: tuple[str, ...] = ("linear", "ntk", "yarn")
+#: YaRN's two ramps: ``"index"`` — linear in the pair index between ``yarn_correction_range``'s
+#: rounded boundaries (the authors' reference code, Hugging Face, llama.cpp; :func:`yarn_ramp`);
+#: ``"turns"`` — linear in the number of turns :math:`r` (the paper's equation;
+#: :func:`yarn_turns_ramp`).
+YARN_RAMPS: tuple[str, ...] = ("index", "turns")
 
 
 def _yarn_correction_dim(beta: float, d: int, base: float, original_max_len: int) -> float:
@@ -89,7 +98,8 @@ def yarn_correction_range(d: int, base: float = 10000.0, original_max_len: int =
 
 def scaled_frequencies(d: int, factor: float, method: Method, base: float = 10000.0,
                        original_max_len: int = 2048, beta_fast: float = 32.0,
-                       beta_slow: float = 1.0) -> tuple[NDArray[np.float64], float]:
+                       beta_slow: float = 1.0, ramp: str = "index"
+                       ) -> tuple[NDArray[np.float64], float]:
     r"""RoPE frequencies for a context ``factor`` times longer, and the attention scale to use.
 
     Returns ``(omega, attention_scale)`` with ``omega`` of shape ``(d // 2,)``. With
@@ -118,8 +128,13 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
       uses float32. HF multiplies both cos and sin by ``attention_scale``, so queries and keys
       both carry it and the logits grow by its square — the paper's :math:`1/t`.
 
-    ``original_max_len``, ``beta_fast`` and ``beta_slow`` are only used by ``"yarn"`` but are
-    validated for every method. ``factor == 1`` returns the unscaled frequencies for all methods.
+      ``ramp="turns"`` replaces this ramp, linear in the pair index, by the paper's, linear in
+      the number of turns :math:`r_i` (:func:`yarn_paper_frequencies` with
+      :math:`\alpha` = ``beta_slow``, :math:`\beta` = ``beta_fast``); same attention scale.
+
+    ``original_max_len``, ``beta_fast``, ``beta_slow`` and ``ramp`` are only used by ``"yarn"``
+    but are validated for every method. ``factor == 1`` returns the unscaled frequencies for all
+    methods.
     """
     d = check_even_dim("d", d)
     factor = check_finite_real("factor", factor, minimum=1.0)
@@ -132,6 +147,7 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
         raise ValueError(
             f"beta_fast must be > beta_slow, got beta_fast={beta_fast:g}, beta_slow={beta_slow:g}"
         )
+    ramp = check_choice("ramp", ramp, YARN_RAMPS)
     omega = frequencies(d, base)  # (d/2,)  original frequencies
 
     if method == "linear":
@@ -144,14 +160,20 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
         return frequencies(d, new_base), 1.0
 
     # yarn
-    low, high = yarn_correction_range(d, base, original_max_len, beta_fast, beta_slow)
     attention_scale = 0.1 * math.log(factor) + 1.0 if factor > 1.0 else 1.0
+    if ramp == "turns":  # the paper's ramp, linear in the number of turns
+        return (yarn_paper_frequencies(d, factor, base, original_max_len, alpha=beta_slow,
+                                       beta=beta_fast), attention_scale)
+    low, high = yarn_correction_range(d, base, original_max_len, beta_fast, beta_slow)
     return yarn_frequencies(d, factor, low, high, base), attention_scale
 
 
 def yarn_ramp(d: int, low: float, high: float) -> NDArray[np.float64]:
-    r"""YaRN's ramp :math:`\gamma_i = \mathrm{clip}\big((i - low)/(high - low), 0, 1\big)` for the
-    pairs :math:`i = 0 \dots d/2 - 1`: 0 = keep the pair, 1 = interpolate it fully.
+    r"""YaRN's ramp as the reference code defines it, linear in the pair index:
+    :math:`\rho_i = \mathrm{clip}\big((i - low)/(high - low), 0, 1\big)` for the pairs
+    :math:`i = 0 \dots d/2 - 1`: the share of the pair that is interpolated, 0 = keep the pair,
+    1 = interpolate it fully. (The paper's :math:`\gamma` runs the other way, 1 = keep, and is
+    linear in the number of turns: :func:`yarn_turns_ramp`.)
 
     ``high`` is bumped by 0.001 when it equals ``low`` (Hugging Face's guard against a 0/0
     ramp). ``low`` and ``high`` are pair indices, usually from :func:`yarn_correction_range`;
@@ -163,15 +185,15 @@ def yarn_ramp(d: int, low: float, high: float) -> NDArray[np.float64]:
     high = check_finite_real("high", high)
     hi = high + 0.001 if low == high else high  # HF's guard against a zero-width ramp
     i = np.arange(d // 2, dtype=np.float64)
-    return np.clip((i - low) / (hi - low), 0.0, 1.0)  # gamma_i: 0 keep ... 1 interpolate
+    return np.clip((i - low) / (hi - low), 0.0, 1.0)  # rho_i: 0 keep ... 1 interpolate
 
 
 def yarn_frequencies(d: int, factor: float, low: float, high: float,
                      base: float = 10000.0) -> NDArray[np.float64]:
     r"""YaRN's "NTK-by-parts" frequencies for given ramp boundaries ``low``, ``high``:
 
-    .. math:: \omega'_i = \frac{\omega_i}{s}\,\gamma_i + \omega_i\,(1 - \gamma_i),
-        \qquad \gamma_i = \texttt{yarn\_ramp}(d, low, high)_i,
+    .. math:: \omega'_i = \frac{\omega_i}{s}\,\rho_i + \omega_i\,(1 - \rho_i),
+        \qquad \rho_i = \texttt{yarn\_ramp}(d, low, high)_i,
 
     a linear blend of the *frequencies* (not of the wavelengths), written as Hugging Face
     writes it. :func:`scaled_frequencies` with ``method="yarn"`` calls this with the boundaries
@@ -182,9 +204,52 @@ def yarn_frequencies(d: int, factor: float, low: float, high: float,
     base = check_base("base", base)
     ramp = yarn_ramp(d, low, high)
     omega = frequencies(d, base)
-    extrapolation_factor = 1.0 - ramp  # HF's inv_freq_extrapolation_factor
+    # Hugging Face (HF) calls 1 - ramp the inv_freq_extrapolation_factor (the share kept);
+    # the result is ramp * omega / s + (1 - ramp) * omega
+    extrapolation_factor = 1.0 - ramp
     omega_interp = omega / factor
     return omega_interp * (1.0 - extrapolation_factor) + omega * extrapolation_factor
+
+
+def yarn_turns_ramp(r: ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> NDArray[np.float64]:
+    r"""YaRN's ramp as the paper defines it (Peng et al. 2023, "NTK-by-parts"), linear in the
+    number of turns :math:`r` a pair makes over the trained context (:func:`turns`):
+
+    .. math:: \gamma(r) = 0 \;(r < \alpha),\qquad 1 \;(r > \beta),\qquad
+        \frac{r - \alpha}{\beta - \alpha} \text{ otherwise},
+
+    with :math:`\alpha = 1`, :math:`\beta = 32` for the LLaMA family. Here **1 means keep** the
+    pair and 0 means interpolate it fully — the opposite of :func:`yarn_ramp`, whose
+    :math:`\rho_i` is the share interpolated.
+    """
+    r = as_array("r", r).astype(np.float64)
+    alpha = check_finite_real("alpha", alpha, minimum=0.0)
+    beta = check_finite_real("beta", beta)
+    if not beta > alpha:
+        raise ValueError(f"beta must be > alpha, got alpha={alpha:g}, beta={beta:g}")
+    return np.clip((r - alpha) / (beta - alpha), 0.0, 1.0)  # gamma: 0 interpolate ... 1 keep
+
+
+def yarn_paper_frequencies(d: int, factor: float, base: float = 10000.0,
+                           original_max_len: int = 2048, alpha: float = 1.0,
+                           beta: float = 32.0) -> NDArray[np.float64]:
+    r"""YaRN's frequencies with the paper's ramp :math:`\gamma` (:func:`yarn_turns_ramp`):
+
+    .. math:: \omega'_i = \big(1 - \gamma(r_i)\big)\,\frac{\omega_i}{s} + \gamma(r_i)\,\omega_i,
+        \qquad r_i = \frac{L\,\omega_i}{2\pi}.
+
+    Pairs with :math:`r_i \ge \beta` are kept and pairs with :math:`r_i \le \alpha` are divided
+    by :math:`s`, exactly the pairs :func:`yarn_frequencies` keeps and divides with the boundaries
+    of :func:`yarn_correction_range` (``beta_fast`` :math:`= \beta`, ``beta_slow``
+    :math:`= \alpha`), unless that function's clamps apply. In between, this ramp is linear in
+    :math:`r`, the reference code's in the pair index :math:`i` (that is, in :math:`\ln r`).
+    """
+    d = check_even_dim("d", d)
+    factor = check_finite_real("factor", factor, minimum=1.0)
+    base = check_base("base", base)
+    gamma = yarn_turns_ramp(turns(d, base, original_max_len), alpha, beta)
+    omega = frequencies(d, base)
+    return (1.0 - gamma) * omega / factor + gamma * omega
 
 
 # --------------------------------------------------------------------------------------------
@@ -263,12 +328,13 @@ def interpolation_bound(q: ArrayLike, k: ArrayLike, distances: ArrayLike, base: 
     r"""How far the RoPE score can stray, between two integer offsets, from the straight line
     joining its values there (the idea of Chen et al. 2023, theorem 2.1).
 
-    For :math:`\Delta` between :math:`s_1 = \lfloor\Delta\rfloor` and :math:`s_2 = s_1 + 1`, the
-    error of linear interpolation is :math:`|a''(\xi)|/2\,(\Delta - s_1)(s_2 - \Delta)` for some
-    :math:`\xi`, and :math:`a'' = -\mathrm{Re}\sum_i h_i\theta_i^2 e^{\mathrm{i}\xi\theta_i}`, so
+    For :math:`\Delta` between the integers :math:`k = \lfloor\Delta\rfloor` and :math:`k + 1`
+    (Chen et al. call them :math:`s_1, s_2`), the error of linear interpolation is
+    :math:`|a''(\xi)|/2\,(\Delta - k)(k + 1 - \Delta)` for some :math:`\xi`, and
+    :math:`a'' = -\mathrm{Re}\sum_i h_i\theta_i^2 e^{\mathrm{i}\xi\theta_i}`, so
 
     .. math:: |a(\Delta) - a_{\mathrm{lin}}(\Delta)| \le
-        \frac{(\Delta - s_1)(s_2 - \Delta)}{2}\sum_i |h_i|\,\theta_i^2,
+        \frac{(\Delta - k)(k + 1 - \Delta)}{2}\sum_i |h_i|\,\theta_i^2,
         \qquad |h_i| = |q_i|\,|k_i| \text{ (norms of pair } i).
 
     At most :math:`\frac18\sum_i|h_i|\theta_i^2` (mid-way), and 0 at integers. Chen et al. bound
@@ -284,6 +350,6 @@ def interpolation_bound(q: ArrayLike, k: ArrayLike, distances: ArrayLike, base: 
     d = 2 * qn.size
     theta = _pair_frequencies(d, check_base("base", base), frequencies)
     dist = as_array("distances", distances).astype(np.float64)
-    frac = dist - np.floor(dist)  # (Delta - s1); (s2 - Delta) = 1 - frac
+    frac = dist - np.floor(dist)  # (Delta - k); (k + 1 - Delta) = 1 - frac
     curvature = float(np.sum(qn * kn * theta**2))  # bound on |a''|
     return 0.5 * frac * (1.0 - frac) * curvature

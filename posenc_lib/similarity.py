@@ -21,8 +21,9 @@ from the vectors, by brute force, for any set of vectors.
 The module also holds the linear maps that move an encoding along the sequence
 (:func:`shift_matrix`, :func:`derivative_matrix`), a census of which pairs wrap around or stay
 frozen inside a window (:func:`pair_travel`, :func:`window_census`), the float32 arithmetic of a
-typical implementation (:func:`sinusoidal_float32`), and the random embedding table used to
-compare sizes (:func:`init_embeddings`).
+typical implementation (:func:`sinusoidal_float32`), tensor2tensor's variant of the encoding
+with its own frequency spacing (:func:`sinusoidal_tensor2tensor`), and the random embedding table
+used to compare sizes (:func:`init_embeddings`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ __all__ = [
     "permutation_matrix",
     "shift_matrix",
     "sinusoidal_float32",
+    "sinusoidal_tensor2tensor",
+    "tensor2tensor_frequencies",
     "window_census",
 ]
 
@@ -278,6 +281,37 @@ def sinusoidal_float32(positions: ArrayLike, d: int, base: float = 10000.0) -> N
     out[..., 0::2] = np.sin(angles)
     out[..., 1::2] = np.cos(angles)
     return out
+
+
+def tensor2tensor_frequencies(d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The frequencies of tensor2tensor's ``get_timing_signal_1d`` (also fairseq's), shape ``(d/2,)``.
+
+    :math:`\omega_i = n^{-i/(d/2-1)}` for :math:`i = 0, \dots, d/2-1`: a geometric ladder from 1
+    down to *exactly* :math:`1/n`, spaced by :math:`\ln n/(d/2-1)` in log-frequency. The paper's
+    :func:`posenc_lib.encodings.frequencies` are :math:`n^{-2i/d} = n^{-i/(d/2)}`, spaced by
+    :math:`\ln n/(d/2)`, and stop at :math:`n^{-(d-2)/d}`: the two ladders agree only at
+    :math:`i = 0`. For ``d == 2`` (one pair) the single frequency is 1, as in tensor2tensor.
+    """
+    d = check_even_dim("d", d)
+    base = check_base("base", base)
+    half = d // 2
+    step = np.log(base) / max(half - 1, 1)
+    return np.exp(-step * np.arange(half, dtype=np.float64))
+
+
+def sinusoidal_tensor2tensor(positions: ArrayLike, d: int,
+                             base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The encoding as tensor2tensor (and fairseq) compute it, in float64, shape ``S + (d,)``.
+
+    Two differences from the paper's :func:`posenc_lib.encodings.sinusoidal_at`: the layout is
+    concatenated (all ``d/2`` sines, then all ``d/2`` cosines), *and* the frequencies are
+    :func:`tensor2tensor_frequencies`, so the table is **not** a permutation of the paper's. A
+    checkpoint trained with one cannot be run with the other by permuting dimensions.
+    """
+    d = check_even_dim("d", d)
+    pos = as_array("positions", positions).astype(np.float64)
+    angles = pos[..., None] * tensor2tensor_frequencies(d, base)
+    return np.concatenate([np.sin(angles), np.cos(angles)], axis=-1)
 
 
 def init_embeddings(vocab_size: int, d: int, seed: int = 0,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, relative
+from posenc_lib import encodings, relative, toy
 
 
 # -- t5_bucket_ranges ----------------------------------------------------------------------------
@@ -118,51 +118,32 @@ def test_logits_validation():
         relative.logits(np.zeros((2, 3, 4)), w, w)
 
 
-# -- exercise checkers ---------------------------------------------------------------------------
-from posenc_lib import exercises  # noqa: E402
+# -- the man -> threw demo (figures.relative) -------------------------------------------------------
+from posenc_lib.figures import relative as relative_figures  # noqa: E402
 
 
-def _rel(L):
-    return np.arange(L)[None, :] - np.arange(L)[:, None]
+def test_pair_logit_terms_add_up_to_the_sinusoidal_logit():
+    shifts = list(range(0, 16, 3))
+    terms = relative_figures.pair_logit_terms(shifts=shifts)
+    logits = relative_figures.pair_logits_by_shift(shifts=shifts)["sinusoidal (absolute)"]
+    np.testing.assert_allclose(sum(terms.values()), logits, atol=1e-12)
+    assert np.ptp(terms["content–content"]) == 0.0
 
 
-def _my_shaw_ids(L, k):  # written from the formula, not from the library
-    return np.array([[min(max(j - i, -k), k) + k for j in range(L)] for i in range(L)])
+def test_pair_logits_follow_the_stated_settings():
+    # rebuild the shift-3 sinusoidal and T5 logits from the settings the chapter states
+    d, s = 16, 3
+    sentence = list(relative_figures.FILLER[:s]) + ["a", "man", "threw", "a", "ball"]
+    x = toy.embed(sentence, d, 0) + encodings.sinusoidal(len(sentence), d)
+    wq, wk, _ = toy.projections(d, 0, scale=3.0)
+    q, k = x[s + 1] @ wq, x[s + 2] @ wk
+    got = relative_figures.pair_logits_by_shift(shifts=(s,))
+    assert got["sinusoidal (absolute)"][0] == pytest.approx(q @ k / 4.0, abs=1e-12)
+    relative_ = got["T5 bias (relative)"][0]
+    assert relative_ == pytest.approx(relative_figures.pair_logits_by_shift(shifts=(0,))
+                                      ["T5 bias (relative)"][0], abs=1e-12)
 
 
-@pytest.mark.parametrize("student, expect", [
-    (_my_shaw_ids, "all 4 checks passed"),
-    (lambda L, k: _my_shaw_ids(L, k).T, "use j - i, not i - j"),
-    (lambda L, k: _my_shaw_ids(L, k) - k, "add k after clipping"),
-    (lambda L, k: _rel(L) + k, "clip the offset to [-k, k] before adding k"),
-    (lambda L, k: None, "returned None"),
-])
-def test_shaw_ids_checker(student, expect):
-    report = exercises.check_shaw_ids(student)
-    assert expect in report.text()
-    assert report.ok == (student is _my_shaw_ids)
-
-
-def _my_bucket(rel, nb, md, rounding=math.floor, flip=False):  # scalar loop from the formula
-    out = np.empty(np.shape(rel), dtype=int)
-    for idx, r in np.ndenumerate(np.asarray(rel)):
-        half = nb // 2
-        m = half // 2
-        up = (r < 0) if flip else (r > 0)
-        n = abs(int(r))
-        b = n if n < m else min(half - 1, m + int(rounding(math.log(n / m) / math.log(md / m)
-                                                           * (half - m))))
-        out[idx] = b + (half if up else 0)
-    return out
-
-
-@pytest.mark.parametrize("student, expect", [
-    (_my_bucket, "all 4 checks passed"),
-    (lambda r, nb, md: _my_bucket(r, nb, md, flip=True), "keys AFTER the query"),
-    (lambda r, nb, md: _my_bucket(r, nb, md, rounding=round), "do not round it"),
-    (lambda r, nb, md: np.abs(r), "wrong values"),
-])
-def test_t5_bucket_checker(student, expect):
-    report = exercises.check_t5_bucket(student)
-    assert expect in report.text()
-    assert report.ok == (student is _my_bucket)
+def test_pair_logits_by_shift_rejects_too_many_fillers():
+    with pytest.raises(ValueError, match="shifts must be at most 20, got 21"):
+        relative_figures.pair_logits_by_shift(shifts=(21,))

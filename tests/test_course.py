@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from posenc_lib import attention, exercises, quiz, toy
-from posenc_lib.numbers import bound
+from posenc_lib.numbers import below, rounded
 from posenc_lib.source import show_source
 
 
@@ -60,7 +60,7 @@ def good_weights(q, k):
 
 
 @pytest.mark.parametrize("student, expect", [
-    (good_weights, "all 3 checks passed"),
+    (good_weights, "all 4 checks passed"),
     (lambda q, k: attention.softmax(q @ k.T), "divide the scores by sqrt(d_k)"),
     (lambda q, k: attention.softmax(q @ k.T / q.shape[-1]), "the scale is sqrt(d_k), not d_k"),
     (lambda q, k: attention.softmax(q @ k.T / np.sqrt(q.shape[-1]), axis=0), "axis=-1"),
@@ -84,10 +84,45 @@ def test_overflow_hint():
     assert report.passed == 2 and "subtract each row's maximum" in report.text()
 
 
+def test_unrecognised_non_finite_results_get_numpys_diagnosis():
+    def naive_float32(q, k):  # overflows at exp(88.7), not at exp(709.8): no diagnosis matches
+        e = np.exp((q @ k.T / np.sqrt(q.shape[-1])).astype(np.float32))
+        return e / e.sum(-1, keepdims=True)
+
+    text = exercises.check_attention_weights(naive_float32).text()
+    assert "numpy reported an overflow" in text and "Hint: exp() of a large score" in text
+
+    def zero_rows(q, k):  # 0/0 with no overflow
+        e = np.zeros((q.shape[0], k.shape[0]))
+        return e / e.sum(-1, keepdims=True)
+
+    text = exercises.check_attention_weights(zero_rows).text()
+    assert "invalid operation" in text and "reported an overflow" not in text
+    assert "if a row's exponentials all became 0" in text
+
+
+def test_attention_checker_cases_test_what_they_claim():
+    from posenc_lib.exercises import ch01
+
+    q, k = ch01._overflow_test_case()
+    s = q @ k.T / 2
+    assert np.all(s.max(axis=1) > np.log(np.finfo(float).max))      # exp overflows in every row
+    assert np.all(s.min(axis=1) < np.log(np.finfo(float).max))      # but not for every key
+    assert np.all(s == (q.astype(np.float32) @ k.T.astype(np.float32)) / 2)   # exact in float32
+    assert not ch01._saturated(q, k)
+    q, k = ch01._different_scales_case()
+    raw = np.sort(q @ k.T, axis=1)
+    assert np.all((raw[:, -1] - raw[:, -2]) / q.shape[1] > 70)      # one-hot whatever the scale
+    assert ch01._saturated(q, k)
+    assert np.ptp(raw[:, -1] / 4) > 3000                              # row maxima far apart
+
+
 def test_permutation_checker():
     assert exercises.check_permutation_matrix(lambda o: np.eye(len(o))[o]).ok
     report = exercises.check_permutation_matrix(lambda o: np.eye(len(o))[o].T)
-    assert not report.ok and "you built the transpose" in report.text()
+    assert report.passed == 0 and "you built the transpose" in report.text()   # no involutions
+    report = exercises.check_permutation_matrix(lambda o: np.eye(len(o))[np.asarray(o) - 1])
+    assert report.passed == 0 and report.text().count("Hint:") == 1            # one clear hint
     with pytest.raises(TypeError, match="pass your function itself"):
         exercises.check_permutation_matrix(np.eye(3))
 
@@ -123,13 +158,19 @@ def test_toy_self_attention_ties_repeated_words():
         toy.embed("dog bites man", 4)
 
 
-def test_bound():
-    assert bound(2.2e-16) == 1e-15
-    assert bound(0.0) == 1e-16
-    assert bound(1e-3) == pytest.approx(1e-3)
-    assert bound(-0.02) == pytest.approx(0.1)
-    with pytest.raises(ValueError, match="x must be finite"):
-        bound(float("nan"))
+def test_rounded_and_below():
+    assert rounded(2 / 3, 3) == 0.667
+    assert rounded(0.25048770466803655) == rounded(0.2504877046680366) == 0.250488
+    assert rounded(123456789.0, 2) == 1.2e8
+    assert rounded(0) == 0.0 and isinstance(rounded(3), float)
+    assert below(2.2e-16, 1e-12) == 1e-12
+    with pytest.raises(AssertionError, match="claimed"):
+        below(2e-12, 1e-12)
+    for bad, exc in [(float("nan"), ValueError), ("1", TypeError)]:
+        with pytest.raises(exc):
+            rounded(bad)
+    with pytest.raises(ValueError, match="sig"):
+        rounded(1.0, 0)
 
 
 def test_show_source_drops_docstring():

@@ -1,7 +1,8 @@
 """Chapter 6: posenc_lib.similarity, the chapter's figures and its exercise checkers.
 
-Expected values come from closed forms (angle addition, chord lengths), from seed 003's worked
-examples, or from a second, brute-force computation — never from the function under test.
+Expected values come from closed forms (angle addition, chord lengths), from worked examples
+computed by hand, or from a second, brute-force computation — never from the function under test.
+The checkers' typical right and wrong answers live in ``tests/exercises_cases/ch06.py``.
 """
 
 import math
@@ -77,7 +78,7 @@ def test_small_base_and_small_d_make_a_distant_look_alike():
 
 
 # -- closed forms in the offset ---------------------------------------------------------------------
-def test_seed_example_2_dot_products():
+def test_worked_example_dot_products():
     # d=2: PE(3)·PE(7) = PE(10)·PE(14) = cos 4 ≈ -0.6536
     assert similarity.offset_dot(4, 2) == pytest.approx(math.cos(4), abs=1e-15)
     assert np.dot(pe_loop(3, 2), pe_loop(7, 2)) == pytest.approx(math.cos(4), abs=1e-12)
@@ -151,7 +152,7 @@ def test_small_base_wraps_everything_large_base_freezes():
 
 
 # -- shift and derivative ---------------------------------------------------------------------------
-def test_seed_problem_2_block():
+def test_shift_block_for_one_pair():
     k = 0.7
     m = similarity.shift_matrix(k, 2)
     np.testing.assert_allclose(m, [[math.cos(k), math.sin(k)], [-math.sin(k), math.cos(k)]])
@@ -285,62 +286,80 @@ def test_clock_faces_needs_positions():
         figs.clock_faces(new_figure(), [])
 
 
-# -- exercise checkers ------------------------------------------------------------------------------
-def _loop_encoding(layout):
+# -- tensor2tensor's variant -------------------------------------------------------------------
+def t2t_loop(pos, d, base=10000.0):
+    """tensor2tensor's get_timing_signal_1d, from its definition: d/2 timescales in a geometric
+    sequence from 1 to ``base``, sin(pos/timescale) for all of them, then cos(pos/timescale)."""
+    half = d // 2
+    timescales = [base ** (i / max(half - 1, 1)) for i in range(half)]
+    return np.array([math.sin(pos / t) for t in timescales] + [math.cos(pos / t) for t in timescales])
+
+
+@given(dims, bases, st.integers(0, 5000))
+def test_tensor2tensor_matches_its_definition(d, base, pos):
+    np.testing.assert_allclose(similarity.sinusoidal_tensor2tensor(pos, d, base),
+                               t2t_loop(pos, d, base), atol=1e-9)
+
+
+def test_tensor2tensor_known_values():
+    # d = 4: timescales 1 and 10000, so omega = [1, 1e-4] (the paper has [1, 1e-2])
+    np.testing.assert_allclose(similarity.tensor2tensor_frequencies(4), [1.0, 1e-4], rtol=1e-12)
+    np.testing.assert_allclose(similarity.sinusoidal_tensor2tensor(1, 4),
+                               [math.sin(1), math.sin(1e-4), math.cos(1), math.cos(1e-4)])
+    # its slowest wavelength is exactly 2π·n; the paper's stops at 2π·n^((d-2)/d)
+    assert 2 * math.pi / similarity.tensor2tensor_frequencies(512)[-1] == pytest.approx(
+        2 * math.pi * 10000, rel=1e-12)
+    assert similarity.tensor2tensor_frequencies(2).tolist() == [1.0]
+    assert similarity.sinusoidal_tensor2tensor(np.zeros((3, 2)), 8).shape == (3, 2, 8)
+
+
+def test_tensor2tensor_is_not_a_permutation_of_the_paper():
+    t2t = similarity.sinusoidal_tensor2tensor(np.arange(512), 512)
+    paper = encodings.sinusoidal(512, 512, layout="concat")
+    np.testing.assert_array_equal(t2t[:, 0], paper[:, 0])        # pair 0 agrees ...
+    assert np.max(np.abs(t2t - paper)) > 0.5                     # ... the others do not
+    # no frequency of t2t beyond pair 0 is one of the paper's, so no column order can match
+    w_t2t, w_paper = similarity.tensor2tensor_frequencies(512), encodings.frequencies(512)
+    assert np.abs(w_t2t[1:, None] / w_paper[None, :] - 1).min() > 5e-5
+
+
+# -- exercise checkers (the concat layout; the default layout is in exercises_cases) ------------
+def _loop_encoding(layout, first=0):
     def f(seq_len, d, base):
-        rows = np.array([pe_loop(p, d, base) for p in range(seq_len)])
+        rows = np.array([pe_loop(p, d, base) for p in range(first, first + seq_len)])
         return rows[:, encodings.split_permutation(d)] if layout == "concat" else rows
     return f
 
 
 @pytest.mark.parametrize("layout", encodings.LAYOUTS)
 def test_check_sinusoidal_encoding_accepts_a_correct_answer(layout):
-    assert exercises.check_sinusoidal_encoding(_loop_encoding(layout), layout=layout).ok
+    report = exercises.check_sinusoidal_encoding(_loop_encoding(layout), layout=layout)
+    assert report.ok and not report.notes, report.text()
 
 
 @pytest.mark.parametrize("wrong, hint", [
-    (lambda L, d, b: _loop_encoding("interleaved")(L, d, b)[:, np.arange(d) ^ 1],
-     "sine and cosine are swapped"),
-    (lambda L, d, b: _loop_encoding("interleaved")(L, d, b ** 0.5), "exponent is 2i/d, not i/d"),
-    (lambda L, d, b: _loop_encoding("interleaved")(L, d, 1 / b), "you multiplied"),
-    (lambda L, d, b: _loop_encoding("concat")(L, d, b), "you built the concat layout"),
-    (lambda L, d, b: np.full((L, d), 7.0), "wrong values (max error"),
-    (lambda L, d, b: None, "returned None"),
+    (_loop_encoding("interleaved"), "you built the interleaved layout"),
+    (_loop_encoding("concat", first=1), "positions start at 0: row 0 is PE(0) = [0, …, 0, 1, …, 1]"),
+    (lambda L, d, b: similarity.sinusoidal_tensor2tensor(np.arange(L), d, b), "tensor2tensor"),
+    (lambda L, d, b: _loop_encoding("concat")(L, d, b)[:, np.r_[d // 2:d, 0:d // 2]],
+     "sine and cosine are swapped: the sine goes to the first d/2 dimensions"),
 ])
-def test_check_sinusoidal_encoding_diagnoses(wrong, hint):
-    report = exercises.check_sinusoidal_encoding(wrong)
+def test_check_sinusoidal_encoding_concat_diagnoses(wrong, hint):
+    report = exercises.check_sinusoidal_encoding(wrong, layout="concat")
     assert not report.ok
-    assert hint in report.text()
+    assert hint in report.text(), report.text()
 
 
-def test_check_sinusoidal_encoding_degrees_hint():
-    def degrees(L, d, b):
-        pos = np.arange(L)[:, None]
-        w = b ** (-2 * np.arange(d // 2) / d)
-        out = np.empty((L, d))
-        out[:, 0::2], out[:, 1::2] = np.sin(np.radians(pos * w)), np.cos(np.radians(pos * w))
-        return out
-    assert "radians" in exercises.check_sinusoidal_encoding(degrees).text()
+def test_check_sinusoidal_encoding_accepts_float32_with_a_note_in_both_layouts():
+    for layout in encodings.LAYOUTS:
+        def f32(L, d, b, layout=layout):
+            return similarity.sinusoidal_float32(np.arange(L), d, b)[
+                :, encodings.split_permutation(d) if layout == "concat" else slice(None)]
+        report = exercises.check_sinusoidal_encoding(f32, layout=layout)
+        assert report.ok and "float32" in " ".join(report.notes), report.text()
 
 
-def test_check_wavelength():
-    assert exercises.check_wavelength(lambda i, d, b: 2 * math.pi * b ** (2 * i / d)).ok
-    assert "multiply by 2π" in exercises.check_wavelength(lambda i, d, b: b ** (2 * i / d)).text()
-    assert "wavelength is 2π/ω_i" in exercises.check_wavelength(
-        lambda i, d, b: b ** (-2 * i / d)).text()
-    assert "not i/d" in exercises.check_wavelength(
-        lambda i, d, b: 2 * math.pi * b ** (i / d)).text()
-
-
-def test_check_shift_matrix():
-    def loops(k, d, b):
-        m = np.zeros((d, d))
-        for i in range(d // 2):
-            a = k * b ** (-2 * i / d)
-            m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[math.cos(a), math.sin(a)],
-                                                   [-math.sin(a), math.cos(a)]]
-        return m
-    assert exercises.check_shift_matrix(loops).ok
-    assert "turn the wrong way" in exercises.check_shift_matrix(
-        lambda k, d, b: loops(k, d, b).T).text()
-    assert "own angle" in exercises.check_shift_matrix(lambda k, d, b: loops(k, d, 1.0)).text()
+def test_check_shift_matrix_names_a_dropped_sign():
+    report = exercises.check_shift_matrix(lambda k, d, b: similarity.shift_matrix(abs(k), d, b))
+    assert report.passed == report.total - 1
+    assert "ignores the sign of k" in report.text()

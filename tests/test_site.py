@@ -96,97 +96,105 @@ def _shot(page, name: str, full: bool = True) -> None:
     page.screenshot(path=str(ARTIFACTS / name), full_page=full)
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_page_is_self_contained_and_clean(server, browser, path):
-    visit = PageVisit(browser, server, path)
-    try:
-        _shot(visit.page, path.replace("/", "__").replace(".html", ".png"))
-        assert visit.external == [], f"{path} requested other hosts: {visit.external}"
-        assert visit.errors == [], f"{path} logged console errors: {visit.errors}"
-        math = visit.page.evaluate("""() => {
-            const nodes = [...document.querySelectorAll('.math')];
-            return {total: nodes.length,
-                    typeset: nodes.filter(n => n.querySelector('mjx-container')).length,
-                    errors: document.querySelectorAll('mjx-merror, .MathJax_Error').length};
-        }""")
-        assert math["typeset"] == math["total"], f"{path}: only {math} math elements typeset"
-        assert math["errors"] == 0, f"{path}: MathJax reported {math['errors']} errors"
-    finally:
-        visit.close()
+def _check_clean(visit: PageVisit, path: str) -> None:
+    _shot(visit.page, path.replace("/", "__").replace(".html", ".png"))
+    assert visit.external == [], f"{path} requested other hosts: {visit.external}"
+    assert visit.errors == [], f"{path} logged console errors: {visit.errors}"
+    math = visit.page.evaluate("""() => {
+        const nodes = [...document.querySelectorAll('.math')];
+        return {total: nodes.length,
+                typeset: nodes.filter(n => n.querySelector('mjx-container')).length,
+                errors: document.querySelectorAll('mjx-merror, .MathJax_Error').length};
+    }""")
+    assert math["typeset"] == math["total"], f"{path}: only {math} math elements typeset"
+    assert math["errors"] == 0, f"{path}: MathJax reported {math['errors']} errors"
+    raw = visit.page.evaluate("() => document.querySelector('article, main, body').innerText")
+    for marker in ("{glue", "{cite}", ":::{", "```{"):
+        assert marker not in raw, f"{path}: raw markup {marker!r} shows on the page"
 
 
 def _visible_frame(explorer) -> bytes:
     return explorer.screenshot()
 
 
+def _check_sliders(page, path: str) -> None:
+    explorers = page.locator(".posenc-explorer")
+    moved = 0
+    for e in range(explorers.count()):
+        explorer = explorers.nth(e)
+        explorer.scroll_into_view_if_needed()
+        assert "posenc-static" in (explorer.get_attribute("class") or ""), \
+            f"{path}: explorer {e} was stored in live mode (run make notebooks)"
+        handles = explorer.locator(".noUi-handle")
+        toggles = explorer.locator(".widget-toggle-buttons")
+        assert handles.count() + toggles.count() > 0, f"{path}: explorer {e} has no controls"
+        for h in range(handles.count()):
+            handle = handles.nth(h)
+            before = _visible_frame(explorer)
+            handle.focus()
+            key = "ArrowLeft" if handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax") else "ArrowRight"
+            page.keyboard.press(key)
+            page.wait_for_timeout(250)
+            after = _visible_frame(explorer)
+            assert before != after, f"{path}: slider {h} of explorer {e} did not change the figure"
+            if moved == 0:
+                ARTIFACTS.mkdir(exist_ok=True)
+                (ARTIFACTS / (path.replace("/", "__") + f".explorer{e}.slider{h}.png")).write_bytes(after)
+            moved += 1
+        for t in range(toggles.count()):
+            buttons = toggles.nth(t).locator("button")
+            before = _visible_frame(explorer)
+            buttons.nth(buttons.count() - 1).click()
+            page.wait_for_timeout(250)
+            assert before != _visible_frame(explorer), \
+                f"{path}: toggle {t} of explorer {e} did not change the figure"
+            moved += 1
+
+
+def _check_quizzes(page, path: str) -> None:
+    """No answer key anywhere on the page; feedback appears only once an option is chosen."""
+    text = page.evaluate("() => document.body.innerText")
+    assert "quiz.option(" not in text and "quiz.question(" not in text, \
+        f"{path}: the page shows quiz source code (an answer key)"
+    questions = page.locator(".posenc-question")
+    for q in range(questions.count()):
+        question = questions.nth(q)
+        question.scroll_into_view_if_needed()
+        feedback = question.locator(".posenc-feedback")
+        shown = sum(feedback.nth(i).is_visible() for i in range(feedback.count()))
+        assert shown == 0, f"{path}: question {q} shows feedback before any answer"
+        radios = question.locator("input[type=radio]")
+        radios.nth(radios.count() - 1).click()
+        page.wait_for_timeout(150)
+        shown = sum(feedback.nth(i).is_visible() for i in range(feedback.count()))
+        assert shown == 1, f"{path}: question {q} shows {shown} feedback boxes"
+
+
+def _check_phone(visit: PageVisit, path: str) -> None:
+    visit.page.set_viewport_size({"width": 390, "height": 844})
+    visit.page.wait_for_timeout(400)
+    widths = visit.page.evaluate("""() => {
+        const main = document.querySelector('main') || document.body;
+        const article = document.querySelector('article.bd-article') || main;
+        return {doc: document.documentElement.scrollWidth, view: window.innerWidth,
+                article: article.scrollWidth, articleClient: article.clientWidth};
+    }""")
+    visit.page.evaluate("() => window.scrollTo(0, 0)")
+    _shot(visit.page, "phone__" + path.replace("/", "__").replace(".html", ".png"), full=False)
+    assert widths["doc"] <= widths["view"] + 1, f"{path}: page scrolls sideways at 390 px: {widths}"
+    assert widths["article"] <= widths["articleClient"] + 1, f"{path}: text column overflows: {widths}"
+
+
 @pytest.mark.parametrize("path", PAGES)
-def test_every_slider_changes_its_figure(server, browser, path):
+def test_page(server, browser, path):
+    """One visit per page: self-contained and clean, every slider and toggle moves its figure,
+    quizzes hide their answers until chosen, and on a phone the text does not scroll sideways."""
     visit = PageVisit(browser, server, path)
-    page = visit.page
     try:
-        explorers = page.locator(".posenc-explorer")
-        count = explorers.count()
-        widget_scripts = page.evaluate(
-            "() => document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
-        if widget_scripts == 0:
-            pytest.skip(f"{path} has no widgets")
-        moved = 0
-        for e in range(count):
-            explorer = explorers.nth(e)
-            explorer.scroll_into_view_if_needed()
-            assert "posenc-static" in (explorer.get_attribute("class") or ""), \
-                f"{path}: explorer {e} was stored in live mode (run make notebooks)"
-            handles = explorer.locator(".noUi-handle")
-            toggles = explorer.locator(".widget-toggle-buttons")
-            assert handles.count() + toggles.count() > 0, f"{path}: explorer {e} has no controls"
-            for h in range(handles.count()):
-                handle = handles.nth(h)
-                before = _visible_frame(explorer)
-                handle.focus()
-                key = "ArrowLeft" if handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax") else "ArrowRight"
-                page.keyboard.press(key)
-                page.wait_for_timeout(250)
-                after = _visible_frame(explorer)
-                assert before != after, f"{path}: slider {h} of explorer {e} did not change the figure"
-                if moved == 0:
-                    ARTIFACTS.mkdir(exist_ok=True)
-                    (ARTIFACTS / (path.replace("/", "__") + f".explorer{e}.slider{h}.png")).write_bytes(after)
-                moved += 1
-            for t in range(toggles.count()):
-                buttons = toggles.nth(t).locator("button")
-                before = _visible_frame(explorer)
-                buttons.nth(buttons.count() - 1).click()
-                page.wait_for_timeout(250)
-                assert before != _visible_frame(explorer), \
-                    f"{path}: toggle {t} of explorer {e} did not change the figure"
-                moved += 1
-        # every quiz question answers a click with feedback
-        questions = page.locator(".posenc-question")
-        for q in range(questions.count()):
-            question = questions.nth(q)
-            question.scroll_into_view_if_needed()
-            question.locator("input[type=radio]").first.click()
-            page.wait_for_timeout(150)
-            feedback = question.locator(".posenc-feedback").filter(has_text="")
-            visible = [feedback.nth(i).is_visible() for i in range(feedback.count())]
-            assert sum(visible) == 1, f"{path}: question {q} shows {sum(visible)} feedback boxes"
+        _check_clean(visit, path)
+        _check_sliders(visit.page, path)
+        _check_quizzes(visit.page, path)
         assert visit.external == [] and visit.errors == [], (visit.external, visit.errors)
-    finally:
-        visit.close()
-
-
-@pytest.mark.parametrize("path", PAGES)
-def test_phone_width_has_no_sideways_scroll(server, browser, path):
-    visit = PageVisit(browser, server, path, width=390, height=844)
-    try:
-        widths = visit.page.evaluate("""() => {
-            const main = document.querySelector('main') || document.body;
-            const article = document.querySelector('article.bd-article') || main;
-            return {doc: document.documentElement.scrollWidth, view: window.innerWidth,
-                    article: article.scrollWidth, articleClient: article.clientWidth};
-        }""")
-        _shot(visit.page, "phone__" + path.replace("/", "__").replace(".html", ".png"), full=False)
-        assert widths["doc"] <= widths["view"] + 1, f"{path}: page scrolls sideways at 390 px: {widths}"
-        assert widths["article"] <= widths["articleClient"] + 1, f"{path}: text column overflows: {widths}"
+        _check_phone(visit, path)
     finally:
         visit.close()

@@ -2,7 +2,9 @@
 
 Runs each notebook top to bottom in a fresh kernel with ``POSENC_WIDGETS=static`` (so explorers
 store pre-rendered frames that work on the website without a kernel) and saves the widget state
-in the notebook metadata. Usage::
+in the notebook metadata. Lab models come from ``posenc_lib/trained/`` (``train_cache``): a model
+missing there is trained and stored. After a run over *every* chapter, stored models that no
+chapter (and no test) used are deleted, so the folder holds exactly what the book needs. Usage::
 
     python tools/execute_notebooks.py                 # every notebook in notebooks/
     python tools/execute_notebooks.py notebooks/01_why_position.ipynb
@@ -11,7 +13,9 @@ in the notebook metadata. Usage::
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,9 +23,12 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
+TRAINED = ROOT / "posenc_lib" / "trained"
+#: Tests that read stored models (besides the chapters); run to record what they use.
+MODEL_TESTS = ["tests/test_train_cache.py::test_a_stored_model_is_reproduced_from_scratch"]
 
 
-def execute(path: Path, timeout: int = 600) -> float:
+def execute(path: Path, timeout: int = 900) -> float:
     nb = nbformat.read(path, as_version=4)
     os.environ["POSENC_WIDGETS"] = "static"
     os.environ.setdefault("PYTHONHASHSEED", "0")
@@ -40,12 +47,30 @@ def execute(path: Path, timeout: int = 600) -> float:
     return time.perf_counter() - start
 
 
+def prune(log: Path) -> list[str]:
+    """Delete stored models not named in ``log``; return their names."""
+    used = set(log.read_text().split()) if log.exists() else set()
+    stale = [p for p in TRAINED.glob("*.npz") if p.name not in used]
+    for p in stale:
+        p.unlink()
+    return sorted(p.name for p in stale)
+
+
 def main(argv: list[str]) -> int:
-    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
-    for p in paths:
-        seconds = execute(p.resolve())
-        size = p.stat().st_size / 1e6
-        print(f"{p.name}: executed in {seconds:.1f} s, {size:.2f} MB stored")
+    everything = not argv
+    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "used.txt"
+        os.environ["POSENC_TRAIN_CACHE_LOG"] = str(log)
+        for p in paths:
+            seconds = execute(p.resolve())
+            size = p.stat().st_size / 1e6
+            print(f"{p.name}: executed in {seconds:.1f} s, {size:.2f} MB stored")
+        if everything:
+            subprocess.run([sys.executable, "-m", "pytest", "-q", *MODEL_TESTS], cwd=ROOT,
+                           check=True)
+            for name in prune(log):
+                print(f"deleted the stored model {name} (no chapter uses it)")
     return 0
 
 

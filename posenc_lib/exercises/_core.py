@@ -16,8 +16,10 @@ The learner-facing pattern in a chapter::
 
 from __future__ import annotations
 
+import copy
 import html
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,25 +27,32 @@ from typing import Any
 import numpy as np
 
 
-__all__ = ["TODO_MESSAGE", "Diagnosis", "Report", "call_student", "close", "run_checks"]
+__all__ = ["TODO_MESSAGE", "Diagnosis", "Report", "call_student", "close", "non_finite_message",
+           "run_checks"]
 
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """A known mistake: a function producing the wrong answer, and the hint to give."""
+    """A known mistake: a function producing the wrong answer, and the hint to give.
+
+    ``accept=True`` marks a *close but valid* answer (float32 arithmetic, say): a learner whose
+    result matches it passes that case, and the hint is shown as a note instead of an error.
+    """
 
     wrong: Callable[..., Any]
     hint: str
+    accept: bool = False
 
 
 @dataclass
 class Report:
-    """Outcome of a checker: which cases passed and what to try next."""
+    """Outcome of a checker: which cases passed, what to try next, and notes on passed cases."""
 
     title: str
     passed: int
     total: int
     messages: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -52,7 +61,8 @@ class Report:
     def text(self) -> str:
         head = (f"✔ {self.title}: all {self.total} checks passed." if self.ok else
                 f"✘ {self.title}: {self.passed} of {self.total} checks passed.")
-        return "\n".join([head, *("  " + m for m in self.messages)])
+        return "\n".join([head, *("  " + m for m in self.messages),
+                          *("  Note: " + n for n in self.notes)])
 
     def __repr__(self) -> str:
         return self.text()
@@ -60,7 +70,7 @@ class Report:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         cls = "posenc-right" if self.ok else "posenc-wrong"
         lines = self.text().split("\n")
-        body = "".join(f"<div>{html.escape(line.strip())}</div>" for line in lines[1:])
+        body = "".join(f"<div>{_code_html(line.strip())}</div>" for line in lines[1:])
         return {
             "text/plain": self.text(),
             "text/html": (f'<div class="posenc-feedback {cls}" role="status"><strong>'
@@ -68,16 +78,67 @@ class Report:
         }
 
 
-def close(a: Any, b: Any, atol: float = 1e-6) -> bool:
+def _code_html(line: str) -> str:
+    """Escape a report line for HTML, rendering ```code``` spans (the only markup in reports)."""
+    parts = line.split("`")
+    if len(parts) % 2 == 0:  # an unmatched backtick: show the text as it is
+        return html.escape(line)
+    return "".join(html.escape(p) if i % 2 == 0 else f"<code>{html.escape(p)}</code>"
+                   for i, p in enumerate(parts))
+
+
+def _float_array(a: Any) -> np.ndarray | None:
+    """``a`` as a float array, or None if it is not numeric (a string, a ragged list, …)."""
+    if isinstance(a, (str, bytes, dict, set)) or a is None:
+        return None
     try:
-        a = np.asarray(a, dtype=float)
-        b = np.asarray(b, dtype=float)
-    except (TypeError, ValueError):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            raw = np.asarray(a)
+            if raw.dtype.kind not in "biuf":  # complex, strings, objects, …: not real numbers
+                if raw.dtype.kind != "O":
+                    return None
+            out = np.asarray(a, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return out
+
+
+def close(a: Any, b: Any, atol: float = 1e-6, rtol: float = 1e-6) -> bool:
+    """Same shape and equal within tolerances (NaN matches NaN, so a mistake can be recognised)."""
+    a, b = _float_array(a), _float_array(b)
+    if a is None or b is None or a.shape != b.shape:
         return False
-    return a.shape == b.shape and bool(np.allclose(a, b, atol=atol, rtol=1e-6))
+    return bool(np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
 
 
 TODO_MESSAGE = "Not implemented yet: replace `...` with code."
+
+_FP_EVENTS = {
+    "divide by zero": "a division by zero",
+    "overflow": "an overflow (a number too large for its float type, such as exp of a large "
+                "score)",
+    "invalid value": "an invalid operation (0/0, inf - inf, or the square root or log of a "
+                     "negative number)",
+}
+
+
+def _call(student: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any, list[str]]:
+    """Run the learner's function; also record which floating-point events numpy reported."""
+    events: list[str] = []
+
+    def record(kind: str, flag: int) -> None:
+        for key in _FP_EVENTS:
+            if kind.startswith(key) and key not in events:
+                events.append(key)
+
+    try:
+        with np.errstate(all="call", under="ignore", call=record):
+            return "ok", student(*args), events
+    except NotImplementedError:
+        return "todo", None, events
+    except Exception as exc:  # the learner's bug, reported as feedback
+        return "raised", traceback.format_exception_only(type(exc), exc)[-1].strip(), events
 
 
 def call_student(student: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any]:
@@ -86,32 +147,67 @@ def call_student(student: Callable[..., Any], args: Sequence[Any]) -> tuple[str,
     Returns ``("ok", result)``, ``("todo", None)`` when it raises ``NotImplementedError``, or
     ``("raised", "ValueError: ...")`` with the last line of any other exception.
     """
+    status, result, _ = _call(student, args)
+    return status, result
+
+
+def non_finite_message(events: Sequence[str]) -> str:
+    """What to say about a result holding inf or NaN, given the numpy events recorded."""
+    if not events:
+        return "your result contains inf or NaN."
+    what = " and ".join(_FP_EVENTS[e] for e in events)
+    return f"your result contains inf or NaN: numpy reported {what} while your function ran."
+
+
+def _safe(wrong: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """A diagnosis's wrong answer, or None if computing it fails (the diagnosis is skipped)."""
     try:
         with np.errstate(all="ignore"):
-            return "ok", student(*args)
-    except NotImplementedError:
-        return "todo", None
-    except Exception as exc:  # the learner's bug, reported as feedback
-        return "raised", traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return wrong(*args)
+    except Exception:  # a diagnosis that cannot be evaluated here simply does not apply
+        return None
+
+
+def _describe(got: Any) -> str:
+    if isinstance(got, np.ndarray):
+        return f"an array of dtype {got.dtype} and shape {got.shape}"
+    try:
+        if isinstance(got, complex) or np.iscomplexobj(got):
+            return "complex numbers"
+    except (TypeError, ValueError):  # a ragged list
+        return "a ragged list (rows of different lengths)"
+    return f"a {type(got).__name__}"
 
 
 def run_checks(title: str, student: Callable[..., Any], reference: Callable[..., Any],
                cases: Sequence[tuple[str, tuple[Any, ...]]],
-               diagnoses: Sequence[Diagnosis] = ()) -> Report:
+               diagnoses: Sequence[Diagnosis] = (), *, atol: float = 1e-6) -> Report:
     """Compare ``student(*args)`` with ``reference(*args)`` on every case.
 
-    For the first failing case, each :class:`Diagnosis` whose wrong function reproduces the
-    learner's output contributes its hint. Exceptions in the learner's code are reported, not
-    raised.
+    For each failing case, every :class:`Diagnosis` whose wrong function reproduces the learner's
+    output contributes its hint (a diagnosis that raises is skipped). A diagnosis with
+    ``accept=True`` that matches passes the case with a note. Exceptions in the learner's code
+    are reported, never raised; a result holding inf or NaN is reported with what numpy saw
+    (division by zero, overflow, invalid operation).
     """
     if not callable(student):
         raise TypeError(f"pass your function itself (without calling it), got {student!r}")
     passed = 0
     messages: list[str] = []
+    notes: list[str] = []
     hints_given: set[str] = set()
+
+    def hint(name: str, text: str) -> None:
+        if text in hints_given:
+            messages.append(f"{name}: wrong values (the same mistake as above).")
+        else:
+            hints_given.add(text)
+            messages.append(f"{name}: wrong values. Hint: {text}")
+
     for name, args in cases:
         expected = reference(*args)
-        status, got = call_student(student, args)
+        # a copy: a function that changes its input in place must not change the case itself
+        status, got, events = _call(student, copy.deepcopy(args))
         if status == "todo":
             return Report(title, 0, len(cases), [TODO_MESSAGE])
         if status == "raised":
@@ -120,24 +216,36 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
         if got is None:
             return Report(title, 0, len(cases),
                           ["Your function returned None: replace `...` with code that returns "
-                           "the array."])
-        if close(got, expected):
+                           "the result (did you forget `return`?)."])
+        if close(got, expected, atol=atol, rtol=atol):
             passed += 1
             continue
-        shape_got = np.shape(got)
-        if shape_got != np.shape(expected):
-            messages.append(f"{name}: expected shape {np.shape(expected)}, got {shape_got}.")
+        matched = [d for d in diagnoses if close(got, _safe(d.wrong, args), atol=atol, rtol=atol)]
+        accepted = [d for d in matched if d.accept]
+        if accepted:
+            passed += 1
+            for d in accepted:
+                if d.hint not in notes:
+                    notes.append(d.hint)
             continue
-        if not np.all(np.isfinite(np.asarray(got, dtype=float))):
-            messages.append(f"{name}: your result contains inf or NaN (an overflow?).")
+        if matched:
+            hint(name, " ".join(d.hint for d in matched))
             continue
-        hints = [d.hint for d in diagnoses if close(got, d.wrong(*args))]
-        if hints:
-            new = [h for h in hints if h not in hints_given]
-            hints_given.update(hints)
-            messages.append(f"{name}: wrong values." + (" Hint: " + " ".join(new) if new else
-                                                        " (same mistake as above)"))
-        else:
-            messages.append(f"{name}: wrong values (max error "
-                            f"{np.max(np.abs(np.asarray(got, float) - expected)):.3g}).")
-    return Report(title, passed, len(cases), messages)
+        arr = _float_array(got)
+        exp = np.asarray(expected, dtype=float)
+        if arr is None:
+            messages.append(f"{name}: your function returned {_describe(got)}; expected numbers "
+                            f"of shape {exp.shape}.")
+            continue
+        if arr.shape != exp.shape:
+            messages.append(f"{name}: expected shape {exp.shape}, got {arr.shape}.")
+            continue
+        if not np.all(np.isfinite(arr)):
+            messages.append(f"{name}: {non_finite_message(events)}")
+            continue
+        err = np.abs(arr - exp)
+        where = np.unravel_index(int(np.argmax(err)), err.shape) if err.ndim else ()
+        at = f" at index {tuple(int(i) for i in where)}" if where else ""
+        messages.append(f"{name}: wrong values (max error {float(np.max(err)):.3g}{at}: "
+                        f"expected {float(exp[where]):.6g}, got {float(arr[where]):.6g}).")
+    return Report(title, passed, len(cases), messages, notes)

@@ -13,36 +13,60 @@ from ._core import Diagnosis, Report, run_checks
 
 __all__ = ["check_rope_half", "check_to_rotate_half"]
 
+# An answer computed in float32 is off by up to a few 1e-6 at the positions used here (angles
+# up to 40 rad): accepted. Every typical mistake below is off by more than 1e-2.
+_ROPE_TOL = 1e-5
 
-def _half_with_angles(x: np.ndarray, ang: np.ndarray) -> np.ndarray:
-    """Rotate-half RoPE for given angles ``(seq, d/2)``: ``x * cos + rotate_half(x) * sin``."""
+
+def _theta(d: int, base: float, exponent: Callable[[np.ndarray, int], np.ndarray] | None = None
+           ) -> np.ndarray:
+    i = np.arange(d // 2)
+    return base ** (-(2.0 * i / d if exponent is None else exponent(i, d)))
+
+
+def _half(x: np.ndarray, ang: np.ndarray, *, layout: str = "concatenate",
+          swap_sin_cos: bool = False) -> np.ndarray:
+    """Rotate-half RoPE for angles ``(seq, d/2)``: ``x * cos + [-x2, x1] * sin``.
+
+    ``layout="repeat"`` lays cos/sin out as ``[c0, c0, c1, c1, …]`` (the adjacent-pairs layout)
+    instead of ``[c0, c1, …, c0, c1, …]``; ``swap_sin_cos`` exchanges the two tables.
+    """
     h = x.shape[-1] // 2
-    cos = np.concatenate([np.cos(ang), np.cos(ang)], axis=-1)
-    sin = np.concatenate([np.sin(ang), np.sin(ang)], axis=-1)
+    if layout == "repeat":
+        cos, sin = np.repeat(np.cos(ang), 2, axis=-1), np.repeat(np.sin(ang), 2, axis=-1)
+    else:
+        cos = np.concatenate([np.cos(ang), np.cos(ang)], axis=-1)
+        sin = np.concatenate([np.sin(ang), np.sin(ang)], axis=-1)
+    if swap_sin_cos:
+        cos, sin = sin, cos
     rotated = np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
     return x * cos + rotated * sin
 
 
 def check_rope_half(student: Callable[..., Any]) -> Report:
-    """Exercise: ``rope_half(x, positions, base)``, RoPE with the rotate-half pairing."""
+    """Exercise: ``rope_half(x, positions, base)``, RoPE with the rotate-half pairing.
+
+    Answers computed in float32 pass (tolerance 1e-5).
+    """
     rng = np.random.default_rng(8)
     cases = [
         ("d=4, positions 0..4", (rng.standard_normal((5, 4)), np.arange(5.0), 10000.0)),
-        ("d=8, positions 0..9, base 100", (rng.standard_normal((10, 8)), np.arange(10.0), 100.0)),
-        ("d=16, positions 3, 17, 40", (rng.standard_normal((3, 16)), np.array([3.0, 17.0, 40.0]),
-                                       10000.0)),
+        ("d=8, positions 0..9, base 1000",
+         (rng.standard_normal((10, 8)), np.arange(10.0), 1000.0)),
+        ("d=16, positions 3, 17, 40, base 500",
+         (rng.standard_normal((3, 16)), np.array([3.0, 17.0, 40.0]), 500.0)),
+        ("d=6, positions 7, 2, 11", (rng.standard_normal((3, 6)), np.array([7.0, 2.0, 11.0]),
+                                     10000.0)),
     ]
 
     def ref(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
         return _rope.apply(x, pos, base, pairing="half")
 
-    def two_i_to_i(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
-        d = x.shape[-1]
-        theta = base ** (-np.arange(d // 2) / d)  # i instead of 2i
-        return _half_with_angles(x, np.outer(pos, theta))
+    def with_theta(exponent: Callable[[np.ndarray, int], np.ndarray]) -> Callable[..., Any]:
+        return lambda x, p, b: _half(x, np.outer(p, _theta(x.shape[-1], b, exponent)))
 
     def degrees(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
-        return _half_with_angles(x, np.deg2rad(_rope.angles(pos, x.shape[-1], base)))
+        return _half(x, np.deg2rad(_rope.angles(pos, x.shape[-1], base)))
 
     diagnoses = [
         Diagnosis(lambda x, p, b: _rope.apply(x, p, b, pairing="interleaved"),
@@ -50,29 +74,60 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
         Diagnosis(lambda x, p, b: _rope.apply(x, -p, b, pairing="half"),
                   "wrong sign of the sin term: the first half gets -x2*sin, the second +x1*sin."),
         Diagnosis(degrees, "the angles pos*theta are radians: do not convert from degrees."),
-        Diagnosis(two_i_to_i, "theta_i = base ** (-2i/d): the exponent uses 2i, not i."),
+        Diagnosis(with_theta(lambda i, d: i / d),
+                  "theta_i = base ** (-2i/d): the exponent uses 2i, not i."),
+        Diagnosis(with_theta(lambda i, d: 2.0 * i / (d // 2)),
+                  "theta_i = base ** (-2i/d): divide 2i by d, not by d/2."),
+        Diagnosis(with_theta(lambda i, d: 2.0 * (i + 1) / d),
+                  "the pairs are numbered from i = 0, so theta_0 = base ** 0 = 1: you counted "
+                  "the frequencies from i = 1 (np.arange(d // 2) starts at 0)."),
         Diagnosis(lambda x, p, b: _rope.apply(x, p + 1, b, pairing="half"),
                   "rotate the token at position pos by pos*theta, not (pos+1)*theta: the first "
                   "token (pos 0) is not rotated."),
+        Diagnosis(lambda x, p, b: _half(x, _rope.angles(p, x.shape[-1], b), swap_sin_cos=True),
+                  "sin and cos are swapped: x * cos(angle) + rotate_half(x) * sin(angle)."),
+        Diagnosis(lambda x, p, b: _half(x, _rope.angles(p, x.shape[-1], b), layout="repeat"),
+                  "your cos and sin tables repeat each angle twice in a row "
+                  "([c0, c0, c1, c1, ...], the adjacent-pairs layout, e.g. np.repeat). "
+                  "Rotate-half needs [c0, c1, ..., c0, c1, ...]: concatenate the angle table "
+                  "with itself."),
+        Diagnosis(lambda x, p, b: _rope.apply(x, p, 10000.0, pairing="half"),
+                  "you ignored the argument `base` (always 10000): use base ** (-2i/d)."),
+        Diagnosis(lambda x, p, b: _rope.apply(x, np.arange(float(x.shape[0])), b, pairing="half"),
+                  "you ignored the argument `positions` (you used 0, 1, 2, ...): the row r of x "
+                  "is turned by positions[r] * theta_i."),
+        Diagnosis(lambda x, p, b: x, "you returned x unchanged: nothing was rotated."),
         Diagnosis(lambda x, p, b: _rope.apply(x, p, b, pairing="interleaved")[
                       ..., _encodings.split_permutation(x.shape[-1])],
                   "you rotated with adjacent pairs and then permuted: rotate the half-pairs "
                   "of x itself."),
     ]
-    return run_checks("rope_half", student, ref, cases, diagnoses)
+    return run_checks("rope_half", student, ref, cases, diagnoses, atol=_ROPE_TOL)
 
 
 def check_to_rotate_half(student: Callable[[np.ndarray], Any]) -> Report:
-    """Exercise: ``to_rotate_half(x)`` reorders adjacent-pair vectors into the rotate-half layout."""
+    """Exercise: ``to_rotate_half(x)`` reorders adjacent-pair vectors into the rotate-half layout.
+
+    Every case has d >= 6: for d = 4 the reordering [0, 2, 1, 3] is its own inverse, so it could
+    not tell the answer from the opposite conversion.
+    """
     rng = np.random.default_rng(9)
     cases = [
-        ("d=4, one vector [a0, b0, a1, b1]", (np.array([10.0, 11.0, 20.0, 21.0]),)),
-        ("d=8, 3 vectors", (rng.standard_normal((3, 8)),)),
-        ("d=6, batch of (2, 4, 6)", (rng.standard_normal((2, 4, 6)),)),
+        ("d=8, one vector [a0, b0, a1, b1, a2, b2, a3, b3] = [10, 11, 20, 21, 30, 31, 40, 41]",
+         (np.array([10.0, 11.0, 20.0, 21.0, 30.0, 31.0, 40.0, 41.0]),)),
+        ("d=6, 3 vectors", (rng.standard_normal((3, 6)),)),
+        ("d=8, batch of shape (3, 4, 8)", (rng.standard_normal((3, 4, 8)),)),
     ]
 
     def ref(x: np.ndarray) -> np.ndarray:
         return x[..., _rope.pairing_permutation(x.shape[-1], "interleaved", "half")]
+
+    def half_swap(x: np.ndarray) -> np.ndarray:
+        h = x.shape[-1] // 2
+        return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+    def second_axis(x: np.ndarray) -> np.ndarray:
+        return np.concatenate([x[:, 0::2], x[:, 1::2]], axis=1)
 
     diagnoses = [
         Diagnosis(lambda x: x[..., _rope.pairing_permutation(x.shape[-1], "half", "interleaved")],
@@ -80,5 +135,17 @@ def check_to_rotate_half(student: Callable[[np.ndarray], Any]) -> Report:
                   "the result must hold the first coordinates a_i = x[2i] of every pair."),
         Diagnosis(lambda x: np.concatenate([x[..., 1::2], x[..., 0::2]], axis=-1),
                   "the halves are swapped: first all a_i = x[0::2], then all b_i = x[1::2]."),
+        Diagnosis(lambda x: np.concatenate([x[0::2], x[1::2]], axis=0),
+                  "you reordered along the first axis: the pairs run along the last axis, so "
+                  "index it with x[..., 0::2] and concatenate with axis=-1."),
+        Diagnosis(second_axis,
+                  "x[:, 0::2] slices the second axis, which is the last one only for 2-D x: "
+                  "write x[..., 0::2] to work on the last axis whatever the number of axes."),
+        Diagnosis(half_swap,
+                  "that is the rotate-half swap [-x2, x1] used inside the rotation. Here only "
+                  "reorder the coordinates (no minus sign): first all a_i = x[0::2], then all "
+                  "b_i = x[1::2]."),
+        Diagnosis(lambda x: x, "you returned x unchanged: the coordinates still sit in the "
+                               "adjacent layout."),
     ]
     return run_checks("to_rotate_half", student, ref, cases, diagnoses)

@@ -158,11 +158,15 @@ def slope_rules(fig: Figure, num_heads: int = 12) -> None:
 
 
 def extrapolation_profile(fig: Figure, train_len: int = 64, factor: int = 4,
-                          slopes: Sequence[float] = (0.5, 1 / 16, 1 / 256)) -> None:
+                          slopes: Sequence[float] = (0.5, 1 / 16, 1 / 256)
+                          ) -> dict[float, float]:
     """Relative weight :math:`e^{-m\\,\\mathrm{dist}}` over distances up to ``factor·train_len``.
 
     The region beyond the training length is shaded: the bias there is the same straight line,
     continued, which is why ALiBi has nothing new to show the model at unseen distances.
+    Returns, per slope, the distance at which its line leaves the bottom of the axis
+    (``inf`` if it stays inside), so the chapter's alt text can say which lines reach the
+    shaded region.
     """
     ax = fig.subplots()
     dist = np.arange(factor * train_len + 1)
@@ -172,8 +176,9 @@ def extrapolation_profile(fig: Figure, train_len: int = 64, factor: int = 4,
                 label=f"m = {_slope_text(m)}")
     ax.axvspan(train_len, dist[-1], color="#dddddd", alpha=0.6, lw=0)
     ax.text(train_len * 1.05, 2e-6, "distances never seen\nin training", fontsize=8, va="bottom")
+    floor = 1e-6
     ax.set_yscale("log")
-    ax.set_ylim(1e-6, 2)
+    ax.set_ylim(floor, 2)
     ax.set_xlim(0, dist[-1])
     ax.set_xlabel("distance |i − j|")
     ax.set_ylabel("weight relative to distance 0")
@@ -181,6 +186,8 @@ def extrapolation_profile(fig: Figure, train_len: int = 64, factor: int = 4,
     ax.legend(loc="upper right")
     ax.set_title(f"Trained on {train_len} tokens, run on {factor * train_len}: "
                  "the same penalty, continued")
+    leaves = {float(m): float(np.log(1 / floor) / m) for m in slopes}
+    return {m: (d if d <= dist[-1] else float("inf")) for m, d in leaves.items()}
 
 
 # -- explorers ----------------------------------------------------------------------------

@@ -9,10 +9,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import encodings, toy
-from ..explorer import Explorer, base_param, dim_param, explore
+from ..explorer import Explorer, base_param, explore, float_param
 from ..plotting import OKABE_ITO, SEQUENTIAL
 
-__all__ = ["attention_heatmaps", "twin_tokens", "twin_tokens_explorer"]
+__all__ = ["STRENGTHS", "attention_heatmaps", "twin_tokens", "twin_tokens_explorer"]
 
 
 def attention_heatmaps(fig: Figure, panels: Sequence[tuple[str, Sequence[str], np.ndarray]]
@@ -37,36 +37,49 @@ def attention_heatmaps(fig: Figure, panels: Sequence[tuple[str, Sequence[str], n
 
 
 def twin_tokens(words: Sequence[str], word: str, d: int, n: float, seed: int = 0,
-                scale: float = 1.0) -> dict[str, Any]:
-    """Attention of the first two occurrences of ``word`` with a sinusoidal encoding added.
+                strength: float = 1.0) -> dict[str, Any]:
+    r"""Attention of the first two occurrences of ``word`` with a sinusoidal encoding added.
 
-    ``scale=0`` means no encoding. Returns the two weight rows, the two output rows, and the
-    relative difference :math:`\\|o_a - o_b\\| / \\|o_a\\|` of the outputs.
+    The head of :func:`posenc_lib.toy.self_attention` reads
+    :math:`x_{pos} = e_{pos} + \text{strength}\cdot\mathrm{PE}(pos)/\sqrt d`. Divided by
+    :math:`\sqrt d`, the encoding has norm :math:`1/\sqrt 2` for every ``d`` (the toy word
+    vectors have norm about 1); ``strength=0`` means no encoding. Returns the two weight rows,
+    the two output rows, the relative difference :math:`\|o_a - o_b\| / \|o_a\|` of the
+    outputs and the largest difference between the two weight rows.
     """
     idx = [i for i, w in enumerate(words) if w == word]
     if len(idx) < 2:
         raise ValueError(f"word {word!r} must occur at least twice in words, got {list(words)}")
     a, b = idx[:2]
-    pe = scale * encodings.sinusoidal(len(words), d, n) / np.sqrt(d)
+    pe = strength * encodings.sinusoidal(len(words), d, n) / np.sqrt(d)
     out, w = toy.self_attention(words, d, seed, encoding=pe)
     return {
         "index": (a, b),
         "weights": (w[a], w[b]),
         "outputs": (out[a], out[b]),
         "rel_diff": float(np.linalg.norm(out[a] - out[b]) / np.linalg.norm(out[a])),
+        "max_weight_diff": float(np.max(np.abs(w[a] - w[b]))),
     }
 
 
+STRENGTHS = (0.0, 0.25, 0.5, 1.0, 2.0)
+"""The strengths the static explorer offers (its slider runs from 0 to 2)."""
+
+
 def twin_tokens_explorer(words: Sequence[str] = tuple("the brown dog chased the black dog".split()),
-                         word: str = "dog") -> Explorer:
-    """Explorer: the two "dog" queries' attention rows, with a sinusoidal encoding of (d, n)."""
+                         word: str = "dog", d: int = 16) -> Explorer:
+    """Explorer: the two "dog" queries' attention rows with a sinusoidal encoding added.
+
+    Sliders: the encoding's ``strength`` (0 = no encoding) and its base ``n``. The head and the
+    word vectors (dimension ``d``) stay the same, so only the encoding changes.
+    """
     words = tuple(words)
 
-    def plot(fig: Figure, d: int, n: float) -> Callable[..., list]:
+    def plot(fig: Figure, strength: float, n: float) -> Callable[..., list]:
         ax = fig.subplots()
         x = np.arange(len(words))
         width = 0.38
-        r = twin_tokens(words, word, d, n)
+        r = twin_tokens(words, word, d, n, strength=strength)
         a, b = r["index"]
         bars_a = ax.bar(x - width / 2, r["weights"][0], width, color=OKABE_ITO[0],
                         label=f"query: {word} at position {a}")
@@ -75,29 +88,41 @@ def twin_tokens_explorer(words: Sequence[str] = tuple("the brown dog chased the 
         ax.set_xticks(x, [f"{w}\n({i})" for i, w in enumerate(words)])
         ax.set_ylabel("attention weight")
         ax.set_xlabel("key (position)")
-        ax.set_ylim(0, 0.7)
+        ax.set_ylim(0, 1)            # weights never exceed 1: no bar is ever clipped
         ax.grid(True, axis="y")
-        ax.legend(loc="upper left")
+        ax.legend(loc="upper right")   # the right-hand keys stay below 0.3 for every setting
         title = ax.set_title("")
 
-        def update(d: int, n: float) -> list:
-            r = twin_tokens(words, word, d, n)
+        def update(strength: float, n: float) -> list:
+            r = twin_tokens(words, word, d, n, strength=strength)
             for bar, h in zip(bars_a, r["weights"][0]):
                 bar.set_height(h)
             for bar, h in zip(bars_b, r["weights"][1]):
                 bar.set_height(h)
-            title.set_text(f"d = {d}, n = {n:g}: outputs of the two '{word}' tokens differ by "
-                           f"{100 * r['rel_diff']:.1f}%")
+            title.set_text(f"strength {strength:g}, n = {n:g}: the outputs of the two "
+                           f"'{word}' tokens differ by {100 * r['rel_diff']:.1f}%")
             return [*bars_a, *bars_b, title]  # only these change: the explorer can blit
 
-        update(d, n)
+        update(strength, n)
         return update
 
+    def alt(strength: float, n: float) -> str:
+        r = twin_tokens(words, word, d, n, strength=strength)
+        a, b = r["index"]
+        head = (f"Bar chart: attention weights of the two '{word}' queries (positions {a} and "
+                f"{b}) over the {len(words)} keys of '{' '.join(words)}', with a sinusoidal "
+                f"encoding of strength {strength:g} and base n={n:g} added (d={d}). ")
+        if r["max_weight_diff"] < 1e-12:
+            return head + "The two bars of every key are equal: the two tokens cannot be told apart."
+        return head + (f"The two bars of a key differ by at most {r['max_weight_diff']:.3f}; "
+                       f"the two outputs differ by {100 * r['rel_diff']:.1f}%.")
+
     return explore(
-        plot, dim_param(default=16, grid=(4, 8, 16, 32, 64, 128)), base_param(),
+        plot,
+        float_param("strength", "strength", 0.0, 2.0, 1.0, STRENGTHS, step=0.05,
+                    description="size of the added encoding (0 = none)"),
+        base_param(),
         title=f"Two '{word}' tokens, now with a sinusoidal position encoding",
-        alt=(lambda d, n: f"Bar chart: attention weights of the two '{word}' queries over the "
-             f"{len(words)} keys of '{' '.join(words)}', with a sinusoidal encoding of dimension "
-             f"d={d} and base n={n:g} added; the two bars of each key now differ."),
+        alt=alt,
         figsize=(7.0, 3.4),
     )

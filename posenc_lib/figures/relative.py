@@ -16,12 +16,14 @@ from ..plotting import DIVERGING, OKABE_ITO
 
 __all__ = [
     "learned_table_wall",
+    "pair_logit_terms",
     "pair_logits_by_shift",
     "pair_shift_figure",
     "shaw_clipping",
     "shaw_clipping_explorer",
     "t5_buckets",
     "t5_buckets_explorer",
+    "T5_EXPLORER_MAX_OFFSET",
 ]
 
 
@@ -48,7 +50,7 @@ def learned_table_wall(fig: Figure, table: np.ndarray, extra: int = 8) -> None:
     ax.set_xlabel("dimension of the position vector")
     ax.set_ylabel("position (row of the table)")
     ax.set_title(f"A learned position table: {max_len} rows, then a wall")
-    fig.colorbar(im, ax=ax, label="learned value", shrink=0.85)
+    fig.colorbar(im, ax=ax, label="value (random stand-in)", shrink=0.85)
 
 
 # -- Shaw et al. ----------------------------------------------------------------------------------
@@ -166,11 +168,16 @@ def t5_buckets(fig: Figure, num_buckets: int = 32, max_distance: int = 128,
     return update
 
 
+T5_EXPLORER_MAX_OFFSET = 160
+"""The T5 explorer plots the offsets from ``-T5_EXPLORER_MAX_OFFSET`` to ``T5_EXPLORER_MAX_OFFSET``."""
+
+
 def t5_buckets_explorer() -> Explorer:
     """Explorer: T5's bucket function for different numbers of buckets and max distances."""
+    top = T5_EXPLORER_MAX_OFFSET
 
     def plot(fig: Figure, num_buckets: int, max_distance: int) -> Callable[..., None]:
-        return t5_buckets(fig, num_buckets, max_distance, max_offset=160)
+        return t5_buckets(fig, num_buckets, max_distance, max_offset=top)
 
     return explore(
         plot,
@@ -179,7 +186,7 @@ def t5_buckets_explorer() -> Explorer:
         int_param("max_distance", "max_distance", 64, 512, 128, (64, 128, 256, 512), step=8),
         title="T5's relative position buckets",
         alt=(lambda num_buckets, max_distance: f"Step plot of the T5 bucket index against the "
-             f"offset from -160 to 160 with {num_buckets} buckets and max_distance "
+             f"offset from -{top} to {top} with {num_buckets} buckets and max_distance "
              f"{max_distance}: one bucket per offset near zero, then wider and wider buckets, "
              f"the upper half of the buckets for keys after the query; the causal variant puts "
              f"every later key in bucket 0."),
@@ -194,36 +201,74 @@ FILLER = ("in", "the", "garden", "on", "a", "sunny", "day", "after", "lunch", "q
 
 def pair_logits_by_shift(words: Sequence[str] = ("a", "man", "threw", "a", "ball"),
                          query: int = 1, key: int = 2, shifts: Sequence[int] = tuple(range(16)),
-                         d: int = 16, seed: int = 0) -> dict[str, np.ndarray]:
+                         d: int = 16, seed: int = 0, *, proj_scale: float = 3.0,
+                         table_std: float = 0.3, t5_std: float = 1.0, shaw_k: int = 4,
+                         shaw_std: float = 0.5) -> dict[str, np.ndarray]:
     """The logit of ``words[query]`` → ``words[key]`` when ``s`` filler words are put in front.
 
-    One toy head (:mod:`posenc_lib.toy`), four position schemes: the sinusoidal and a learned
-    table (absolute, added to the input), a T5 bias and Shaw et al.'s relative keys (both
-    relative). Returns an array of logits per scheme, indexed like ``shifts``.
+    One toy head, four position schemes; every setting is an argument:
+
+    * word vectors :func:`posenc_lib.toy.embed` (entries N(0, 1/d)); ``W_Q``, ``W_K`` from
+      :func:`posenc_lib.toy.projections` with ``scale=proj_scale`` (entries N(0, proj_scale²/d));
+      logits divided by √d (:func:`posenc_lib.relative.logits`);
+    * sinusoidal: :func:`posenc_lib.encodings.sinusoidal` ``(L, d)`` added to the input, unscaled;
+    * learned table: :func:`posenc_lib.relative.learned_table` with standard deviation
+      ``table_std``, added to the input;
+    * T5: 32 bucket values N(0, ``t5_std``²) (``default_rng([seed, 7])``), default buckets;
+    * Shaw et al.: ``2 * shaw_k + 1`` key vectors N(0, ``shaw_std``²) (``default_rng([seed, 8])``).
+
+    The filler words are the first ``s`` of :data:`FILLER`. Returns an array of logits per
+    scheme, indexed like ``shifts``.
     """
     words = list(words)
-    w_q, w_k, _ = toy.projections(d, seed, scale=3.0)
-    table = relative.learned_table(len(words) + len(FILLER), d, seed=seed, scale=0.3)
-    t5_values = np.random.default_rng([seed, 7]).normal(0.0, 1.0, 32)
-    kmax = 4
-    shaw_keys = np.random.default_rng([seed, 8]).normal(0.0, 0.5, (2 * kmax + 1, d))
+    w_q, w_k, _ = toy.projections(d, seed, scale=proj_scale)
+    table = relative.learned_table(len(words) + len(FILLER), d, seed=seed, scale=table_std)
+    t5_values = np.random.default_rng([seed, 7]).normal(0.0, t5_std, 32)
+    shaw_keys = np.random.default_rng([seed, 8]).normal(0.0, shaw_std, (2 * shaw_k + 1, d))
     out: dict[str, list[float]] = {"sinusoidal (absolute)": [], "learned table (absolute)": [],
                                    "T5 bias (relative)": [], "Shaw et al. (relative)": []}
     for s in shifts:
-        sentence = list(FILLER[:s]) + words if s <= len(FILLER) else None
-        if sentence is None:
+        if s > len(FILLER):
             raise ValueError(f"shifts must be at most {len(FILLER)}, got {s}")
+        sentence = list(FILLER[:s]) + words
         x = toy.embed(sentence, d, seed)
         L = len(sentence)
         i, j = s + query, s + key
         out["sinusoidal (absolute)"].append(
-            relative.logits(x, w_q, w_k, absolute=encodings.sinusoidal(L, d) / np.sqrt(2))[i, j])
+            relative.logits(x, w_q, w_k, absolute=encodings.sinusoidal(L, d))[i, j])
         out["learned table (absolute)"].append(
             relative.logits(x, w_q, w_k, absolute=table[:L])[i, j])
         out["T5 bias (relative)"].append(
             relative.logits(x, w_q, w_k, bias=relative.t5_bias(L, t5_values))[i, j])
         out["Shaw et al. (relative)"].append(
-            relative.shaw_scores(x @ w_q, x @ w_k, shaw_keys, kmax)[i, j])
+            relative.shaw_scores(x @ w_q, x @ w_k, shaw_keys, shaw_k)[i, j])
+    return {name: np.array(v) for name, v in out.items()}
+
+
+def pair_logit_terms(words: Sequence[str] = ("a", "man", "threw", "a", "ball"),
+                     query: int = 1, key: int = 2, shifts: Sequence[int] = tuple(range(16)),
+                     d: int = 16, seed: int = 0, *, proj_scale: float = 3.0
+                     ) -> dict[str, np.ndarray]:
+    r"""The sinusoidal logit of :func:`pair_logits_by_shift` split into its four terms.
+
+    With :math:`q = (x_i + p_i) W_Q` and :math:`k = (x_j + p_j) W_K`, the logit
+    :math:`q\cdot k/\sqrt{d}` is content–content :math:`x_iW_Q\cdot x_jW_K`, the two mixed terms
+    :math:`x_iW_Q\cdot p_jW_K` and :math:`p_iW_Q\cdot x_jW_K`, and position–position
+    :math:`p_iW_Q\cdot p_jW_K` (each divided by :math:`\sqrt{d}`). Returns one array per term,
+    indexed like ``shifts``.
+    """
+    w_q, w_k, _ = toy.projections(d, seed, scale=proj_scale)
+    names = ("content–content", "content–position", "position–content", "position–position")
+    out: dict[str, list[float]] = {name: [] for name in names}
+    for s in shifts:
+        if s > len(FILLER):
+            raise ValueError(f"shifts must be at most {len(FILLER)}, got {s}")
+        sentence = list(FILLER[:s]) + list(words)
+        x = toy.embed(sentence, d, seed)
+        p = encodings.sinusoidal(len(sentence), d)
+        i, j = s + query, s + key
+        for name, (a, b) in zip(names, ((x[i], x[j]), (x[i], p[j]), (p[i], x[j]), (p[i], p[j]))):
+            out[name].append(float((a @ w_q) @ (b @ w_k)) / np.sqrt(d))
     return {name: np.array(v) for name, v in out.items()}
 
 

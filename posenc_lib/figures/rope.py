@@ -1,5 +1,8 @@
 """Figures for chapter 8 (RoPE): rotating 2-D word vectors, the block-diagonal matrix, the two
-pairing conventions, and the long-term decay of the score with distance."""
+pairing conventions, and RoFormer's long-term-decay bound.
+
+The chapter writes the frequency base as ``b`` (``n`` is a key position there), so the explorers
+here label it "base b"."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import rope, toy
-from ..explorer import Explorer, base_param, choice_param, dim_param, explore, int_param
+from ..explorer import Explorer, choice_param, explore, int_param, log_param
 from ..plotting import DIVERGING, OKABE_ITO
 
 __all__ = [
@@ -20,6 +23,7 @@ __all__ = [
     "rotation_2d",
     "rotation_2d_explorer",
     "rotation_matrices",
+    "signed_angle_deg",
     "word_vectors_2d",
 ]
 
@@ -31,6 +35,11 @@ def word_vectors_2d(words: Sequence[str], seed: int = 0) -> np.ndarray:
 
 def _angle_deg(v: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(v[1], v[0])))
+
+
+def signed_angle_deg(a: np.ndarray, b: np.ndarray) -> float:
+    """The angle from 2-D vector ``a`` to ``b`` in degrees, counter-clockwise, in [-180, 180)."""
+    return (_angle_deg(np.asarray(b)) - _angle_deg(np.asarray(a)) + 180) % 360 - 180
 
 
 def _arrow(ax: Axes, v: np.ndarray, color: str, ls: str = "-", lw: float = 1.8,
@@ -50,8 +59,8 @@ def _square_axes(ax: Axes, lim: float) -> None:
     ax.set_yticks([])
 
 
-def rotation_2d(fig: Figure, sentences: Sequence[Sequence[str]], theta_deg: float = 25.0,
-                highlight: tuple[str, str] = ("ate", "cheese"), seed: int = 0) -> None:
+def rotation_2d(fig: Figure, sentences: Sequence[Sequence[str]], theta_deg: float = 20.0,
+                highlight: tuple[str, str] = ("bird", "song"), seed: int = 0) -> None:
     """Word vectors before (top row) and after (bottom row) rotating word ``p`` by ``p·θ``.
 
     One column per sentence; the two ``highlight`` words are drawn in colour (solid and dashed),
@@ -76,27 +85,30 @@ def rotation_2d(fig: Figure, sentences: Sequence[Sequence[str]], theta_deg: floa
                         fontweight="bold" if strong else "normal")
             a = vs[words.index(highlight[0])]
             b = vs[words.index(highlight[1])]
-            gap = (_angle_deg(b) - _angle_deg(a) + 180) % 360 - 180  # signed, in [-180, 180)
+            gap = signed_angle_deg(a, b)
             label = "word vectors" if row == 0 else f"rotated by position × {theta_deg:g}°"
             ax.set_title(f"“{' '.join(words)}”\n{label}; "
                          f"angle {highlight[0]}→{highlight[1]}: {gap:+.0f}°", fontsize=9)
 
 
-def rotation_2d_explorer(theta_options: Sequence[int] = (10, 25, 45, 90)) -> Explorer:
-    """Explorer: move "ate … cheese" right by adding words in front; the angle between stays."""
-    words = ("ate", "some", "cheese")
-    base_vecs = word_vectors_2d(words)
-    a0, c0 = base_vecs[0], base_vecs[2]
+def rotation_2d_explorer(pair: tuple[str, str] = ("bird", "song"),
+                         theta_options: Sequence[int] = (20, 45, 90),
+                         distances: Sequence[int] = (3, 7)) -> Explorer:
+    """Explorer: move a pair of words right by adding words in front; the angle between them
+    depends only on their distance (and, with one frequency, only on distance × θ mod 360°)."""
+    base_vecs = word_vectors_2d(pair)
+    a0, c0 = base_vecs[0], base_vecs[1]
     lim = 1.25
+    first, second = pair
 
-    def plot(fig: Figure, shift: int, theta_deg: int) -> Callable[..., None]:
+    def plot(fig: Figure, shift: int, theta_deg: int, distance: int) -> Callable[..., None]:
         ax = fig.subplots()
         _square_axes(ax, lim)
         _arrow(ax, a0, OKABE_ITO[0], "-", lw=1.0, alpha=0.35)
         _arrow(ax, c0, OKABE_ITO[3], "--", lw=1.0, alpha=0.35)
-        ax.text(*(a0 * 1.13), "ate (unrotated)", fontsize=8, color="#777777", ha="center")
-        ax.text(*(c0 * 1.13), "cheese (unrotated)", fontsize=8, color="#777777", ha="center",
-                va="top")
+        ax.text(*(a0 * 1.13), f"{first} (unrotated)", fontsize=8, color="#777777", ha="center")
+        ax.text(*(c0 * 1.13), f"{second} (unrotated)", fontsize=8, color="#777777",
+                ha="center", va="top")
         arr_a = _arrow(ax, a0, OKABE_ITO[0], "-", lw=2.4)
         arr_c = _arrow(ax, c0, OKABE_ITO[3], "--", lw=2.4)
         lab_a = ax.text(0, 0, "", fontsize=9, fontweight="bold", ha="center", va="center")
@@ -105,40 +117,44 @@ def rotation_2d_explorer(theta_options: Sequence[int] = (10, 25, 45, 90)) -> Exp
         arc_label = ax.text(0, 0, "", fontsize=9, color="black", ha="center", va="center")
         title = ax.set_title("", fontsize=10)
 
-        def update(shift: int, theta_deg: int) -> None:
+        def update(shift: int, theta_deg: int, distance: int) -> None:
             theta = np.deg2rad(theta_deg)
-            pa, pc = shift, shift + 2
+            pa, pc = shift, shift + distance
             a = rope.rotate_2d(a0, pa, theta)
             c = rope.rotate_2d(c0, pc, theta)
             arr_a.xy = tuple(a)
             arr_c.xy = tuple(c)
             lab_a.set_position(tuple(a * 1.16))
-            lab_a.set_text(f"ate ({pa})")
+            lab_a.set_text(f"{first} ({pa})")
             lab_c.set_position(tuple(c * 1.16))
-            lab_c.set_text(f"cheese ({pc})")
+            lab_c.set_text(f"{second} ({pc})")
             t_a = np.arctan2(a[1], a[0])
-            gap = (np.arctan2(c[1], c[0]) - t_a + np.pi) % (2 * np.pi) - np.pi  # signed
+            gap = np.deg2rad(signed_angle_deg(a, c))
             ts = np.linspace(t_a, t_a + gap, 60)
             arc.set_data(0.35 * np.cos(ts), 0.35 * np.sin(ts))
             mid = t_a + gap / 2
             arc_label.set_position((0.5 * np.cos(mid), 0.5 * np.sin(mid)))
             arc_label.set_text(f"{np.degrees(gap):+.0f}°")
-            title.set_text(f"{shift} words in front, θ = {theta_deg}°\nate turned by "
-                           f"{pa * theta_deg}°, cheese by {pc * theta_deg}°; "
-                           f"angle ate→cheese {np.degrees(gap):+.0f}°")
+            title.set_text(f"{shift} words in front, distance {distance}, θ = {theta_deg}°\n"
+                           f"{first} turned by {pa * theta_deg}°, {second} by {pc * theta_deg}°; "
+                           f"angle {first}→{second} {np.degrees(gap):+.0f}°")
 
-        update(shift, theta_deg)
+        update(shift, theta_deg, distance)
         return update
 
     return explore(
         plot,
-        int_param("shift", "words in front", 0, 10, 2, tuple(range(11))),
-        choice_param("theta_deg", "θ (degrees per position)", tuple(theta_options), default=25),
-        title="RoPE in 2-D: 'ate … cheese' anywhere in a sentence",
-        alt=(lambda shift, theta_deg: f"Two arrows, 'ate' at position {shift} rotated by "
-             f"{shift * theta_deg} degrees and 'cheese' at position {shift + 2} rotated by "
-             f"{(shift + 2) * theta_deg} degrees, with faint unrotated copies; an arc marks the "
-             f"angle between the two rotated arrows, which does not depend on the shift."),
+        int_param("shift", "words in front", 0, 7, 0, tuple(range(8))),
+        choice_param("theta_deg", "θ (degrees per position)", tuple(theta_options),
+                     default=theta_options[0]),
+        choice_param("distance", f"distance {first}→{second}", tuple(distances),
+                     default=distances[0]),
+        title=f"RoPE in 2-D: '{first} … {second}' anywhere in a sentence",
+        alt=(lambda shift, theta_deg, distance: f"Two arrows, '{first}' at position {shift} "
+             f"rotated by {shift * theta_deg} degrees and '{second}' at position "
+             f"{shift + distance} rotated by {(shift + distance) * theta_deg} degrees, with faint "
+             f"unrotated copies; an arc marks the angle between the two rotated arrows, which "
+             f"does not depend on the number of words in front."),
         figsize=(5.6, 4.6),
     )
 
@@ -204,11 +220,13 @@ def _cell(x: float, y: float, color: str, hatch: str):
                      edgecolor="#333333", hatch=hatch)
 
 
-def decay(fig: Figure, d: int = 128, n: float = 10000.0, max_distance: int = 10000
+def decay(fig: Figure, d: int = 128, b: float = 10000.0, max_distance: int = 10000
           ) -> Callable[..., None]:
     """RoFormer's bound (normalised to 1 at r = 0) and the all-ones score against distance.
 
-    Log distance axis from 1 to ``max_distance``. Returns ``update(d=..., n=...)``.
+    ``d`` is the head dimension and ``b`` the frequency base. The all-ones curve is also the
+    *expected* score of a random query with the key equal to it (``k = q``). Log distance axis
+    from 1 to ``max_distance``. Returns ``update(d=..., b=...)``.
     """
     ax = fig.subplots()
     r = np.unique(np.round(np.geomspace(1, max_distance, 600)))
@@ -220,36 +238,41 @@ def decay(fig: Figure, d: int = 128, n: float = 10000.0, max_distance: int = 100
     ax.set_xscale("log")
     ax.set_xlim(1, max_distance)
     ax.set_ylim(-1.05, 1.05)
-    ax.set_xlabel("relative distance |m − n| (log scale)")
+    ax.set_xlabel("distance r between query and key, in positions (log scale)")
     ax.set_ylabel("relative size")
     ax.grid(True)
     ax.legend(loc="lower left", fontsize=8)
     title = ax.set_title("")
 
-    def update(d: int, n: float) -> None:
-        b = rope.decay_bound(r, d, n) / rope.decay_bound(0.0, d, n)
-        s = rope.all_ones_score(r, d, n)
-        bound_line.set_ydata(b)
-        ones_line.set_ydata(s)
-        title.set_text(f"Long-term decay, d = {d}, n = {n:g}: at distance 1000 the bound is "
-                       f"{float(rope.decay_bound(1000.0, d, n) / rope.decay_bound(0.0, d, n)):.2f}")
+    def update(d: int, b: float) -> None:
+        start = rope.decay_bound(0.0, d, b)
+        bound_line.set_ydata(rope.decay_bound(r, d, b) / start)
+        ones_line.set_ydata(rope.all_ones_score(r, d, b))
+        at = rope.decay_bound(np.array([100.0, 1000.0]), d, b) / start
+        title.set_text(f"d = {d}, b = {b:g}: the bound is {at[0]:.2f} at distance 100 and "
+                       f"{at[1]:.2f} at distance 1000")
 
-    update(d, n)
+    update(d, b)
     return update
 
 
 def decay_explorer() -> Explorer:
-    """Explorer: the long-term decay of RoPE scores for different d and base n."""
+    """Explorer: RoFormer's long-term-decay bound for different head dimensions d and bases b."""
 
-    def plot(fig: Figure, d: int, n: float) -> Callable[..., None]:
-        return decay(fig, d, n)
+    def plot(fig: Figure, d: int, b: float) -> Callable[..., None]:
+        return decay(fig, d, b)
 
     return explore(
-        plot, dim_param(default=128, grid=(4, 16, 32, 64, 128, 256, 512)), base_param(),
-        title="RoPE: how the possible score shrinks with distance",
-        alt=(lambda d, n: f"Two curves against relative distance from 1 to 10000 on a log axis "
-             f"for d={d} and base n={n:g}: RoFormer's upper bound normalised to 1 at distance 0, "
-             f"and the score of all-ones query and key, both starting near 1 and decaying with "
-             f"ripples."),
+        plot,
+        int_param("d", "head dimension d", 4, 512, 128, (4, 16, 32, 64, 128, 256, 512), step=2,
+                  description="dimension of one head's queries and keys (even)"),
+        log_param("b", "base b", 10.0, 100000.0, 10000.0,
+                  (10.0, 100.0, 1000.0, 10000.0, 100000.0), step=0.05,
+                  description="frequency base (log scale)"),
+        title="RoPE: how the bound on the score shrinks with distance (for fixed content)",
+        alt=(lambda d, b: f"Two curves against the distance between query and key, from 1 to "
+             f"10000 on a log axis, for d={d} and base b={b:g}: RoFormer's upper bound "
+             f"normalised to 1 at distance 0, and the score of an all-ones query and key divided "
+             f"by d, both starting near 1 and falling with ripples."),
         figsize=(7.0, 3.6),
     )

@@ -20,6 +20,7 @@ __all__ = [
     "pair_categories",
     "scaling_explorer",
     "score_extrapolation",
+    "yarn_ramps",
 ]
 
 _GREY = "#9a9a9a"
@@ -68,7 +69,7 @@ def angle_coverage(fig: Figure, pairs: Sequence[int] = (0, 44, 56), d: int = 128
     Interpolation (bottom), for a few ``pairs``.
 
     Solid blue arc: the angles covered by training. Dashed vermillion arc (drawn a little inside):
-    the angles the positions :math:`L \\dots sL` produce. A fast pair has gone round many times,
+    the angles the offsets :math:`L \\dots sL - 1` produce. A fast pair has gone round many times,
     so nothing is new; a slow pair's dashed arc leaves the solid one: new angles.
     """
     omega = encodings.frequencies(d, base)
@@ -103,8 +104,8 @@ def angle_coverage(fig: Figure, pairs: Sequence[int] = (0, 44, 56), d: int = 128
     axes[0, 0].set_ylabel("plain RoPE", fontsize=9)
     axes[1, 0].set_ylabel(f"Position Interpolation\ns = {s:g}", fontsize=9)
     handles = [
-        _line(OKABE_ITO[0], "-", 3.0, f"angles seen in training (positions 0 … {L - 1})"),
-        _line(OKABE_ITO[3], "--", 2.2, f"angles of positions {L} … {s * L - 1:g} at inference"),
+        _line(OKABE_ITO[0], "-", 3.0, f"angles seen in training (offsets 0 … {L - 1})"),
+        _line(OKABE_ITO[3], "--", 2.2, f"angles of the offsets {L} … {s * L - 1:g} at inference"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=1, fontsize=8.5,
                bbox_to_anchor=(0.5, 0.0))
@@ -228,6 +229,58 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
             f"(interpolated, vermillion squares), with pairs in between as orange triangles."),
         figsize=(7.4, 3.4),
     )
+
+
+# -- YaRN's two ramps: the paper's (linear in turns) and the reference code's (in the pair index) --
+def yarn_ramps(fig: Figure, d: int = 128, base: float = 10000.0, original_max_len: int = 2048,
+               factor: float = 8.0, beta_fast: float = 32.0, beta_slow: float = 1.0) -> None:
+    """The share of each pair that YaRN interpolates, :math:`(\\theta_i - \\theta'_i) /
+    (\\theta_i - \\theta_i/s)` (0 = kept, 1 = divided by :math:`s`), with the reference code's
+    ramp (linear in the pair index, :func:`~posenc_lib.rope_scaling.yarn_ramp`) and the paper's
+    (linear in the number of turns, :func:`~posenc_lib.rope_scaling.yarn_turns_ramp`).
+
+    Left: against the pair index :math:`i`, where the code's ramp is straight. Right: against
+    the number of turns :math:`r_i` on a linear axis, where the paper's ramp is straight.
+    """
+    theta = encodings.frequencies(d, base)
+    r = rope_scaling.turns(d, base, original_max_len)
+    shares = {}
+    for ramp in rope_scaling.YARN_RAMPS:
+        new, _ = rope_scaling.scaled_frequencies(d, factor, "yarn", base=base,
+                                                 original_max_len=original_max_len,
+                                                 beta_fast=beta_fast, beta_slow=beta_slow,
+                                                 ramp=ramp)
+        shares[ramp] = (theta - new) / (theta - theta / factor)
+    styles = {"index": ("reference code: linear in the pair index i", OKABE_ITO[0], "o", "-"),
+              "turns": ("paper: linear in the number of turns r", OKABE_ITO[3], "s", "--")}
+    left, right = fig.subplots(1, 2, sharey=True)
+    i = np.arange(d // 2)
+    for ramp, (label, color, marker, ls) in styles.items():
+        left.plot(i, shares[ramp], color=color, marker=marker, ms=3.5, ls=ls, lw=1.2,
+                  label=label)
+        sel = r <= 1.25 * beta_fast
+        right.plot(r[sel], shares[ramp][sel], color=color, marker=marker, ms=3.5, ls=ls, lw=1.2)
+    low, high = rope_scaling.yarn_correction_range(d, base, original_max_len, beta_fast,
+                                                   beta_slow)
+    for x, text in ((low, f"low = {low}"), (high, f"high = {high}")):
+        left.axvline(x, color=_GREY, lw=0.8, ls=":")
+        left.text(x, 1.04, text, ha="center", va="bottom", fontsize=8)
+    for x, text in ((beta_slow, f"α = {beta_slow:g}"), (beta_fast, f"β = {beta_fast:g}")):
+        right.axvline(x, color=_GREY, lw=0.8, ls=":")
+        right.text(x, 1.04, text, ha="center", va="bottom", fontsize=8)
+    left.set_xlabel("pair i")
+    left.set_ylabel("share interpolated\n(0 kept, 1 divided by s)", fontsize=9)
+    left.set_xlim(-1, d // 2)
+    left.set_ylim(-0.05, 1.15)
+    right.set_xlabel("turns r in the trained context L")
+    right.set_xlim(0, 1.25 * beta_fast)
+    for ax in (left, right):
+        ax.grid(True)
+    left.set_title(f"d = {d}, n = {base:g}, L = {original_max_len}, s = {factor:g}", fontsize=9)
+    right.set_title(f"the same pairs against r (pairs with r ≤ {1.25 * beta_fast:g})",
+                    fontsize=9)
+    fig.legend(loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    fig.get_layout_engine().set(rect=(0, 0.08, 1, 0.92))
 
 
 # -- Position Interpolation's central picture ---------------------------------------------------

@@ -368,7 +368,7 @@ def shift_matrix_heatmap(fig: Figure, offset: float, d: int = 16, base: float = 
 
 
 def layout_heatmaps(fig: Figure, seq_len: int = 64, d: int = 32, base: float = 10000.0) -> None:
-    """The same encoding stored interleaved (the paper) and concatenated (tensor2tensor, GPT-J)."""
+    """The same encoding (same frequencies) stored interleaved, as in the paper, and concatenated."""
     axes = fig.subplots(1, 2, sharey=True)
     for ax, layout in zip(axes, encodings.LAYOUTS):
         pe = encodings.sinusoidal(seq_len, d, base, layout=layout)
@@ -414,9 +414,10 @@ def float32_error(fig: Figure, positions: Sequence[float], d: int = 512,
 
     Two recipes: everything in float32 (:func:`posenc_lib.similarity.sinusoidal_float32`), and
     angles in float64 with only the result cast to float32. The dotted line is half the distance
-    between neighbouring positions, :math:`\\lVert PE(p+1)-PE(p)\\rVert/2` (the same for every p):
-    once the error is that large, the stored vector sits as close to a neighbour's encoding as to
-    its own. Returns the positions and both error norms.
+    between neighbouring positions, :math:`\\lVert PE(p+1)-PE(p)\\rVert/2` (the same for every p).
+    An error that long is necessary, not sufficient, for the stored vector to sit closer to a
+    neighbour's encoding: the error would also have to point towards that neighbour, and the
+    rounding errors of the pairs have both signs. Returns the positions and both error norms.
     """
     pos = np.asarray(positions, dtype=np.float64)
     exact = encodings.sinusoidal_at(pos, d, base)

@@ -1,0 +1,164 @@
+"""Quick check of chapter 6. Every number in the feedback is computed here with the library."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import encodings, quiz, similarity
+
+# Q1: wavelengths of d = 8 (pair 2), and the two usual exponent mistakes
+_LAM8 = encodings.wavelengths(8)
+_LAM_I_OVER_D = 2 * np.pi * 10000.0 ** (2 / 8)      # exponent i/d with i = 2
+_LAM_DIM_INDEX = 2 * np.pi * 10000.0 ** (2 * 4 / 8)  # dimension index 4 used as i
+
+# Q3: base 10 over a 512-token window, d = 512
+_LAM_MAX_10 = float(encodings.wavelengths(512, 10.0)[-1])
+_HALF_10 = similarity.first_offset_below(0.5, 512, 10.0)
+_MIN_DIST_10 = float(np.min(similarity.offset_distance(np.arange(1, 512), 512, 10.0)))
+_FROZEN_10 = similarity.window_census(512, 512, 10.0)["frozen"]
+_FROZEN_1E5 = similarity.window_census(512, 512, 100000.0)["frozen"]
+
+# Q4: tensor2tensor against the paper, d = 512, positions 0..511
+_POS = np.arange(512)
+_T2T_GAP = float(np.max(np.abs(similarity.sinusoidal_tensor2tensor(_POS, 512)
+                               - encodings.sinusoidal(512, 512, layout="concat"))))
+_LAM_T2T = float(2 * np.pi / similarity.tensor2tensor_frequencies(512)[-1])
+_LAM_PAPER = float(encodings.wavelengths(512)[-1])
+
+# Q5: float32 at large positions
+_HALF_GAP = float(similarity.offset_distance(1, 512)) / 2
+
+# Q6: pairs that never complete a turn in a 512-token training window
+_CENSUS = similarity.window_census(512, 512, 10000.0)
+_UNSEEN = _CENSUS["ruler"] + _CENSUS["frozen"]
+
+QUIZ = quiz.quiz(
+    quiz.question(
+        "For d = 8 and n = 10000, what is the wavelength of pair i = 2 (dimensions 4 and 5), "
+        "in positions?",
+        quiz.option(f"About {_LAM_I_OVER_D:.1f} (that is 2π·10)", False,
+                    f"That is 2π·n^(i/d) = 2π·10000^(2/8) ≈ {_LAM_I_OVER_D:.1f}: the exponent lost "
+                    "its factor 2. The wavelength is λ_i = 2π·n^(2i/d)."),
+        quiz.option(f"About {_LAM8[2]:.1f} (that is 2π·100)", True,
+                    f"Right: λ_2 = 2π·10000^(4/8) = 2π·100 ≈ {_LAM8[2]:.1f}. At d = 8 each pair is "
+                    f"n^(2/d) = {10000 ** (2 / 8):.0f} times slower than the previous one, so the "
+                    f"four wavelengths are {', '.join(f'{x:,.1f}' for x in _LAM8)}."),
+        quiz.option(f"About {_LAM_DIM_INDEX:,.0f} (that is 2π·10000)", False,
+                    "That puts the *dimension* index 4 where the pair index i = 2 belongs: "
+                    f"2π·10000^(2·4/8) ≈ {_LAM_DIM_INDEX:,.0f}. No pair of d = 8 is that slow; the "
+                    f"slowest, i = 3, has λ ≈ {_LAM8[3]:,.0f}."),
+        kind="compute",
+    ),
+    quiz.question(
+        "PE(m)·PE(p) depends only on m − p. Does the attention score "
+        "(e_m + PE(m))ᵀ W_Qᵀ W_K (e_p + PE(p)) therefore depend on position only through m − p?",
+        quiz.option("Yes: positions enter the score only through dot products, which see offsets.",
+                    False,
+                    "The position–position term is PE(m)ᵀ A PE(p) with A = W_Qᵀ W_K, not PE(m)·PE(p). "
+                    "For a random A the same offset gives different scores (computed in the "
+                    "chapter), and the cross terms e_mᵀ A PE(p) and PE(m)ᵀ A e_p see p and m "
+                    "themselves."),
+        quiz.option("Yes, provided the model uses the paper's interleaved layout, not concat.", False,
+                    "The layout is a fixed permutation of dimensions; a permuted A computes exactly "
+                    "the same scores. It changes nothing about which functions of position a head "
+                    "can compute."),
+        quiz.option("No: the content–position terms see absolute positions, and so can PE·A·PE.",
+                    True,
+                    "Right. The cross terms e_mᵀ A PE(p) and PE(m)ᵀ A e_p change with p and m "
+                    "themselves, and even PE(m)ᵀ A PE(p) is offset-only only when A is "
+                    "block-diagonal with a scaled rotation on each pair. The sinusoids make "
+                    "offset-based scoring *possible*, not automatic; RoPE (chapter 8) makes it "
+                    "automatic."),
+        kind="concept",
+    ),
+    quiz.question(
+        "You change the base from n = 10000 to n = 10, keeping d = 512. What happens to the "
+        "encodings of positions 0…511?",
+        quiz.option(f"Every pair repeats within {_LAM_MAX_10:.0f} tokens: the positions stay "
+                    "distinct, distances blur.", True,
+                    f"Right: the longest wavelength is 2π·10^(510/512) ≈ {_LAM_MAX_10:.1f}. The "
+                    f"similarity falls to 0.5 within {_HALF_10} tokens and then hovers around 0, so "
+                    "a 50-token and a 400-token gap look alike. The encodings remain different "
+                    f"(no two are closer than {_MIN_DIST_10:.1f}) because the pairs' wavelengths "
+                    "are unrelated."),
+        quiz.option("Most pairs barely move across 512 tokens, so the encoding is nearly constant.",
+                    False,
+                    "That is the large-base problem: slow pairs that hardly move (frozen). With "
+                    f"n = 10 every pair is fast: {_FROZEN_10} frozen pairs, against {_FROZEN_1E5} "
+                    "for n = 100000."),
+        quiz.option("Far positions get identical encodings, since every wave repeats inside the window.",
+                    False,
+                    "Each pair repeats, but at its own wavelength, and these wavelengths are "
+                    "unrelated, so the combination does not repeat: no two of the 512 encodings "
+                    f"come closer than {_MIN_DIST_10:.1f}. What is lost is distance information, "
+                    "not distinctness."),
+        kind="predict",
+    ),
+    quiz.question(
+        "A checkpoint trained with tensor2tensor's encoding (all sines, then all cosines) is run "
+        "by code that builds the paper's interleaved table. Does permuting dimensions fix it?",
+        quiz.option("Yes: both tables hold the same numbers, so one fixed permutation maps them.",
+                    False,
+                    "That holds for the paper's formula stored in the concat layout, not for "
+                    "tensor2tensor: it spaces its frequencies as n^(−i/(d/2−1)), not n^(−2i/d). "
+                    f"For d = 512 the two tables differ by up to {_T2T_GAP:.2f} within 512 "
+                    "positions, whatever the order."),
+        quiz.option("No: tensor2tensor also spaces its frequencies differently from the paper.",
+                    True,
+                    "Right: its frequencies are n^(−i/(d/2−1)), reaching exactly 1/n, so its "
+                    f"slowest wavelength is {_LAM_T2T:,.0f} against the paper's {_LAM_PAPER:,.0f}. "
+                    "Only the first pair agrees. Reproduce its table exactly (fairseq uses the "
+                    "same one), then no permutation is needed."),
+        quiz.option("No need: the first layer is linear, so the model adapts to any dimension order.",
+                    False,
+                    "A linear layer can *absorb* a permutation if its weights are permuted too; "
+                    "a trained checkpoint's weights are fixed, so it reads the wrong features. "
+                    "And here a permutation would not even be enough: the frequencies differ."),
+        kind="concept",
+    ),
+    quiz.question(
+        "A model computes its encoding entirely in float32 (d = 512). Near position 10 million "
+        f"the error ‖PE₃₂(p) − PE(p)‖ exceeds half the gap between neighbours ({_HALF_GAP:.2f}). "
+        "What follows?",
+        quiz.option("Each stored vector is now closer to a neighbour's true encoding than to its own.",
+                    False,
+                    "A long error is not enough. To sit nearer PE(p+1), every hand would have to "
+                    "be pushed forward by its own step ω_i, all together; the rounding errors push "
+                    "some hands forward and others back, at random. Measured in the chapter, the "
+                    "float32 vector's nearest true encoding is still its own. Neighbours merge "
+                    f"only from 2²⁴ = {2 ** 24:,}, where float32 has no odd integers."),
+        quiz.option("Nothing: float32 keeps 7 digits, plenty for values between −1 and 1.", False,
+                    "The values are fine; the *angles* are not. An angle of about 10⁷·ω_i radians "
+                    "computed with a relative error near 10⁻⁷ is off by an amount comparable to "
+                    "ω_i radians: more than half a radian in some fast pairs, as the chapter "
+                    "measures."),
+        quiz.option("The fast pairs' angles are badly off, but the vector is still nearest its own.",
+                    True,
+                    "Right: the fast pairs other than pair 0 (whose angle is exact) point up to "
+                    "half a radian and more the wrong way, so what a model reads from them is "
+                    "noise. Their errors go forward and back at random, so the vector does not "
+                    "drift towards a neighbour: it stays nearest its own true encoding until "
+                    f"2²⁴ = {2 ** 24:,}. Computing the angles in float64 avoids all of it."),
+        kind="predict",
+    ),
+    quiz.question(
+        "A model with sinusoidal encodings (d = 512) was trained on 512-token sequences. "
+        "What can you say about 2,000-token inputs?",
+        quiz.option("Encodings exist, but slow pairs reach angles unseen in training: measure it.",
+                    True,
+                    f"Right: {_UNSEEN} of the 256 pairs never completed a turn within 512 tokens, "
+                    "so beyond that their angles are new to every weight that reads them. How much "
+                    "quality drops has to be measured (chapter 10); ALiBi and scaled RoPE were "
+                    "designed to do better."),
+        quiz.option("Nothing changes: every position has an encoding, and dot products see offsets.",
+                    False,
+                    "Existing is not working: the model was fitted on a finite range of angles, "
+                    f"and {_UNSEEN} slow pairs leave it beyond 512 tokens. Offset-only dot products "
+                    "help only if the heads learned to use them, which nothing forces."),
+        quiz.option("It fails: like a learned table, the encoding has no vector past 512 tokens.",
+                    False,
+                    "That is true of learned position embeddings (BERT, GPT-2), not of sinusoids: "
+                    "sin and cos can be evaluated at any position."),
+        kind="concept",
+    ),
+)

@@ -1,0 +1,160 @@
+"""Trained lab models stored with the book, so every machine reads the same weights.
+
+Training a model is a long chain of floating-point operations. Another CPU, or another BLAS
+kernel, rounds some of them differently in the last bit, and after a few hundred Adam steps the
+weights differ visibly — so would the accuracies a chapter quotes. :func:`train` therefore stores
+what it trains in ``posenc_lib/trained/`` (one small ``.npz`` per model, weights rounded to
+float32) and, on the next call with the same arguments, loads it instead of training again. The
+files are part of the repository: the chapters, the tests and every reader's machine evaluate the
+very same weights, and a chapter runs in seconds instead of minutes.
+
+A file is found by a key: a hash of everything that determines the result — the model
+configuration, the task, the training settings, the initial weights of a fine-tune — and of the
+source code of the modules that compute the forward and backward pass. Change that code and every
+key changes: the models are trained again (``make notebooks``) and
+``tests/test_train_cache.py`` lists the files that are stale or missing until then.
+Set ``POSENC_TRAIN_CACHE`` to another folder to keep the files elsewhere, or to ``off`` to always
+train. ``POSENC_TRAIN_CACHE_MISS=error`` (set by ``make test``) turns a missing model into an error
+instead of a training run: the tests then prove that the stored models are complete and current.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import inspect
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import _validate, alibi, attention, encodings, lab, relative, rope, rope_scaling
+
+__all__ = ["DEFAULT_DIR", "cache_dir", "code_hash", "key", "key_of", "path_for", "spec", "train"]
+
+DEFAULT_DIR = Path(__file__).resolve().parent / "trained"
+_CODE_MODULES = (lab, alibi, attention, encodings, relative, rope, rope_scaling, _validate)
+
+
+def _code_only(source: str) -> str:
+    """The syntax tree of ``source`` without docstrings (comments are not in the tree)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            body[0] = ast.Pass()
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+
+
+@cache
+def code_hash() -> str:
+    """A hash of the code (not the docstrings or comments) of every module the forward and
+    backward pass runs through: editing the prose of a docstring keeps the stored models."""
+    h = hashlib.sha256()
+    for module in _CODE_MODULES:
+        h.update(_code_only(inspect.getsource(module)).encode())
+    return h.hexdigest()[:16]
+
+
+def cache_dir() -> Path | None:
+    """The folder of stored models (``POSENC_TRAIN_CACHE``, default :data:`DEFAULT_DIR`), or
+    ``None`` when the cache is switched off."""
+    value = os.environ.get("POSENC_TRAIN_CACHE", "").strip()
+    if value.lower() == "off":
+        return None
+    return Path(value) if value else DEFAULT_DIR
+
+
+def _array_hash(params: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(params):
+        a = np.ascontiguousarray(params[name], dtype=np.float64)
+        h.update(name.encode() + str(a.shape).encode() + a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def spec(config: lab.LabConfig, task: lab.Task, *, steps: int, batch_size: int, lr: float,
+         seed: int, length: int, init: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+    """Everything that determines the result of ``lab.train`` with these arguments."""
+    return {
+        "config": dataclasses.asdict(config),
+        "task": repr(task),
+        "training": [steps, batch_size, repr(float(lr)), seed, length],
+        "init": None if init is None else _array_hash(init),
+        "code": code_hash(),
+    }
+
+
+def key(config: lab.LabConfig, task: lab.Task, **settings: Any) -> str:
+    """The hash that names the stored result of ``lab.train`` with these arguments."""
+    return key_of(spec(config, task, **settings))
+
+
+def key_of(spec_: dict[str, Any]) -> str:
+    """The key of a :func:`spec` (as stored in each file, so a test can recompute it)."""
+    return hashlib.sha256(json.dumps(spec_, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def path_for(config: lab.LabConfig, task: lab.Task, **settings: Any) -> Path | None:
+    """Where the model for these arguments is stored (``None`` if the cache is off)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / f"{config.position}-{task.name}-{key(config, task, **settings)}.npz"
+
+
+def _log_use(path: Path | None) -> None:
+    """Append the file name to ``POSENC_TRAIN_CACHE_LOG`` if set (``make notebooks`` uses the log
+    to delete stored models that no chapter uses any more)."""
+    log = os.environ.get("POSENC_TRAIN_CACHE_LOG")
+    if log and path is not None:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(path.name + "\n")
+
+
+def _rounded(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {k: np.asarray(v, dtype=np.float32).astype(np.float64) for k, v in params.items()}
+
+
+def train(config: lab.LabConfig, task: lab.Task | str, *, steps: int, batch_size: int,
+          lr: float, seed: int = 0, length: int, progress: bool = True,
+          init: dict[str, np.ndarray] | None = None) -> lab.TrainResult:
+    """:func:`posenc_lib.lab.train`, stored: load the model if it was trained before, else train
+    it and store it. Same arguments and result; the weights are rounded to float32 either way,
+    so a stored model and a freshly trained one give the same numbers on the machine that
+    trained it. ``seconds`` is the training time measured when the model was trained.
+    """
+    config = lab._check_config(config)
+    task = lab._check_task(task, config)
+    settings = dict(steps=steps, batch_size=batch_size, lr=lr, seed=seed, length=length)
+    path = path_for(config, task, init=init, **settings)
+    _log_use(path)
+    if path is not None and path.exists():
+        with np.load(path) as data:
+            params = {k.removeprefix("param/"): data[k].astype(np.float64)
+                      for k in data.files if k.startswith("param/")}
+            losses = [float(x) for x in data["losses"]]
+            seconds = float(data["seconds"])
+        return lab.TrainResult(params=params, losses=losses, seconds=seconds, config=config)
+    if os.environ.get("POSENC_TRAIN_CACHE_MISS", "train").strip().lower() == "error":
+        raise RuntimeError(
+            f"no stored model for {config.position} on {task.name} ({path.name if path else 'cache off'});"
+            " run `make notebooks` to train and store it, then commit posenc_lib/trained/")
+    result = lab.train(config, task, progress=progress, init=init, **settings)
+    params = _rounded(result.params)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, spec=np.array(json.dumps(spec(config, task, init=init,
+                                                                  **settings), sort_keys=True)),
+                            losses=np.asarray(result.losses, dtype=np.float32),
+                            seconds=np.float64(round(result.seconds, 2)),
+                            **{f"param/{k}": v.astype(np.float32) for k, v in params.items()})
+        tmp.replace(path)
+    return lab.TrainResult(params=params, losses=[float(np.float32(x)) for x in result.losses],
+                           seconds=result.seconds, config=config)

@@ -1,0 +1,114 @@
+"""Chapter 8: RoPE with the rotate-half pairing, and the adjacent -> rotate-half layout change.
+
+The correct answers are written from the formulas with Python loops (scalar ``math.cos`` and
+``math.sin``), not with the library.
+"""
+
+import math
+
+import numpy as np
+
+
+def rope_half(x, positions, base=10000.0, *, theta_of=None, pos_of=None, degrees=False,
+              sign=1.0, swap_sin_cos=False, adjacent=False, repeat_tables=False):
+    """Rotate-half RoPE, one coordinate at a time; the keywords make the typical mistakes."""
+    x = np.asarray(x, dtype=float)
+    seq, d = x.shape
+    h = d // 2
+    out = np.empty_like(x)
+    for r in range(seq):
+        p = positions[r] if pos_of is None else pos_of(r, positions[r])
+        for j in range(d):
+            if adjacent:
+                i, first, partner = j // 2, j % 2 == 0, j ^ 1
+            else:
+                i, first, partner = j % h, j < h, (j + h) % d
+            table_i = j // 2 if repeat_tables else i  # which angle the cos/sin tables hold at j
+            theta = base ** (-2 * table_i / d) if theta_of is None else theta_of(table_i, d, base)
+            angle = sign * p * theta
+            if degrees:
+                angle = math.radians(angle)
+            c, s = math.cos(angle), math.sin(angle)
+            if swap_sin_cos:
+                c, s = s, c
+            other = -x[r, partner] if first else x[r, partner]
+            out[r, j] = x[r, j] * c + other * s
+    return out
+
+
+def to_rotate_half(x):
+    """Build the output vector by vector: first every even coordinate, then every odd one."""
+    x = np.asarray(x, dtype=float)
+    flat = x.reshape(-1, x.shape[-1])
+    rows = [[v[2 * i] for i in range(len(v) // 2)] + [v[2 * i + 1] for i in range(len(v) // 2)]
+            for v in flat]
+    return np.array(rows).reshape(x.shape)
+
+
+def _rope_float32(x, positions, base=10000.0):
+    x = np.asarray(x, dtype=np.float32)
+    d = x.shape[-1]
+    theta = np.float32(base) ** (-2 * np.arange(d // 2, dtype=np.float32) / np.float32(d))
+    ang = np.outer(np.asarray(positions, dtype=np.float32), theta)
+    cos, sin = np.tile(np.cos(ang), 2), np.tile(np.sin(ang), 2)
+    rotated = np.concatenate([-x[..., d // 2:], x[..., : d // 2]], axis=-1)
+    return x * cos + rotated * sin
+
+
+def _rotate_adjacent_then_permute(x, positions, base=10000.0):
+    out = rope_half(x, positions, base, adjacent=True)
+    return np.concatenate([out[:, 0::2], out[:, 1::2]], axis=-1)
+
+
+def _in_place(x, positions, base=10000.0):  # a correct answer that overwrites its input
+    x[...] = rope_half(x, positions, base)
+    return x
+
+
+CASES = {
+    "check_rope_half": {
+        "correct": rope_half,
+        "wrong": [
+            (lambda x, p, b: rope_half(x, p, b, adjacent=True), "you paired adjacent"),
+            (lambda x, p, b: rope_half(x, p, b, sign=-1.0), "wrong sign of the sin term"),
+            (lambda x, p, b: rope_half(x, p, b, degrees=True), "radians"),
+            (lambda x, p, b: rope_half(x, p, b, theta_of=lambda i, d, base: base ** (-i / d)),
+             "uses 2i, not i"),
+            (lambda x, p, b: rope_half(x, p, b,
+                                       theta_of=lambda i, d, base: base ** (-2 * i / (d // 2))),
+             "not by d/2"),
+            (lambda x, p, b: rope_half(x, p, b,
+                                       theta_of=lambda i, d, base: base ** (-2 * (i + 1) / d)),
+             "counted the frequencies from i = 1"),
+            (lambda x, p, b: rope_half(x, p, b, pos_of=lambda r, pos: pos + 1),
+             "not (pos+1)*theta"),
+            (lambda x, p, b: rope_half(x, p, b, swap_sin_cos=True), "sin and cos are swapped"),
+            (lambda x, p, b: rope_half(x, p, b, repeat_tables=True), "np.repeat"),
+            (lambda x, p, b: rope_half(x, p), "you ignored the argument `base`"),
+            (lambda x, p, b: rope_half(x, p, b, pos_of=lambda r, pos: r),
+             "you ignored the argument `positions`"),
+            (lambda x, p, b: np.array(x, dtype=float), "you returned x unchanged"),
+            (_rotate_adjacent_then_permute, "rotated with adjacent pairs and then permuted"),
+            (lambda x, p, b: rope_half(x, p, b).T, "expected shape"),
+            (lambda x, p, b: rope_half(x, p, b) + 5j, "complex"),
+        ],
+        # float32 arithmetic (angles up to 40 rad) is within the checker's 1e-5 tolerance and
+        # passes without a note, as the exercise text says (tests/test_ch08_rope.py).
+    },
+    "check_to_rotate_half": {
+        "correct": to_rotate_half,
+        "wrong": [
+            (lambda x: x[..., [k // 2 + (k % 2) * (x.shape[-1] // 2) for k in range(x.shape[-1])]],
+             "inverse permutation"),
+            (lambda x: np.asarray(x).reshape(*np.shape(x)[:-1], 2, -1).swapaxes(-1, -2)
+             .reshape(np.shape(x)), "inverse permutation"),
+            (lambda x: np.concatenate([x[..., 1::2], x[..., 0::2]], axis=-1), "halves are swapped"),
+            (lambda x: np.concatenate([x[0::2], x[1::2]], axis=0), "along the first axis"),
+            (lambda x: np.concatenate([x[:, 0::2], x[:, 1::2]], axis=1), "x[..., 0::2]"),
+            (lambda x: np.concatenate([-x[..., x.shape[-1] // 2:], x[..., :x.shape[-1] // 2]],
+                                      axis=-1), "rotate-half swap"),
+            (lambda x: np.array(x), "returned x unchanged"),
+            (lambda x: np.stack([x[..., 0::2], x[..., 1::2]]), "expected shape"),
+        ],
+    },
+}

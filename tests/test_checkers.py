@@ -1,0 +1,110 @@
+"""Every exercise checker: accepts a correct answer, names at least three typical mistakes, and
+never crashes whatever the learner's function does.
+
+The cases live beside each chapter's other tests, in ``tests/exercises_cases/chNN.py``: a dict
+``CASES`` mapping each checker's name to ``{"correct": f, "wrong": [(g, hint_substring), ...],
+"notes": [(h, note_substring), ...]}``. Correct answers there are written independently (plain
+numpy or Python loops), never taken from the library.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from posenc_lib import exercises
+from posenc_lib.exercises import Report
+
+import exercises_cases
+
+CHECKERS = sorted(n for n in exercises.__all__ if n.startswith("check_"))
+CASES: dict[str, dict[str, Any]] = {}
+for _info in pkgutil.iter_modules(exercises_cases.__path__):
+    _mod = importlib.import_module(f"exercises_cases.{_info.name}")
+    for _name, _entry in _mod.CASES.items():
+        assert _name not in CASES, f"{_name} has cases in two modules"
+        CASES[_name] = _entry
+
+
+def checker(name: str) -> Callable[[Callable[..., Any]], Report]:
+    return getattr(exercises, name)
+
+
+def test_every_checker_has_cases():
+    missing = [n for n in CHECKERS if n not in CASES]
+    assert not missing, f"checkers without cases in tests/exercises_cases: {missing}"
+    unknown = [n for n in CASES if n not in CHECKERS]
+    assert not unknown, f"cases for unknown checkers: {unknown}"
+    few = {n: len(CASES[n]["wrong"]) for n in CHECKERS if len(CASES[n]["wrong"]) < 3}
+    assert not few, f"fewer than three typical wrong solutions: {few}"
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+def test_correct_answer_passes(name: str):
+    report = checker(name)(CASES[name]["correct"])
+    assert report.ok, report.text()
+    assert not report.notes, report.text()
+
+
+def _wrong_ids() -> list[tuple[str, int]]:
+    return [(n, k) for n in CHECKERS if n in CASES for k in range(len(CASES[n]["wrong"]))]
+
+
+@pytest.mark.parametrize("name, k", _wrong_ids(), ids=lambda v: str(v))
+def test_typical_mistake_is_rejected_with_its_hint(name: str, k: int):
+    wrong, hint = CASES[name]["wrong"][k]
+    report = checker(name)(wrong)
+    assert not report.ok, f"{name} accepted mistake #{k}: {report.text()}"
+    assert hint.lower() in report.text().lower(), report.text()
+
+
+@pytest.mark.parametrize("name, k", [(n, k) for n in CHECKERS if n in CASES
+                                     for k in range(len(CASES[n].get("notes", [])))])
+def test_close_valid_answer_is_accepted_with_a_note(name: str, k: int):
+    answer, note = CASES[name]["notes"][k]
+    report = checker(name)(answer)
+    assert report.ok, report.text()
+    assert note.lower() in " ".join(report.notes).lower(), report.text()
+
+
+def _bad_students(correct: Callable[..., Any]) -> list[tuple[str, Callable[..., Any]]]:
+    def raises(*args: Any) -> Any:
+        raise ValueError("boom")
+
+    def todo(*args: Any) -> Any:
+        raise NotImplementedError
+
+    def nan_like(*args: Any) -> Any:
+        return np.asarray(correct(*args), dtype=float) * np.nan
+
+    def as_list(*args: Any) -> Any:
+        return np.asarray(correct(*args)).tolist()
+
+    def float32(*args: Any) -> Any:
+        return np.asarray(correct(*args), dtype=np.float32)
+
+    def divides_by_zero(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return np.asarray(correct(*args), dtype=float) / 0.0
+
+    return [("None", lambda *a: None), ("raises", raises), ("todo", todo),
+            ("a string", lambda *a: "hello"), ("a ragged list", lambda *a: [[1.0, 2.0], [3.0]]),
+            ("an int", lambda *a: 0), ("a dict", lambda *a: {"a": 1}), ("NaN", nan_like),
+            ("a list", as_list), ("float32", float32), ("inf", divides_by_zero),
+            ("wrong shape", lambda *a: np.zeros((7, 3, 2)))]
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+def test_checker_never_crashes(name: str):
+    for label, student in _bad_students(CASES[name]["correct"]):
+        report = checker(name)(student)
+        assert isinstance(report, Report), label
+        assert report.text(), label
+        if label in ("None", "raises", "todo", "a string", "a ragged list", "a dict", "NaN",
+                     "inf", "wrong shape"):
+            assert not report.ok, f"{name} accepted {label}: {report.text()}"

@@ -1,0 +1,110 @@
+"""The book's quick checks: answers not guessable, a prediction or computation in every chapter,
+markup that renders, and no answer key in any notebook."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from posenc_lib import quiz
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+
+
+class _Results(SimpleNamespace):
+    """Stand-in for a chapter's computed results (any accuracy, any length)."""
+
+    def __getattr__(self, name: str):  # every attribute a quiz may read exists
+        return _Anything()
+
+
+class _Anything(float):
+    def __new__(cls) -> "_Anything":
+        return super().__new__(cls, 0.5)
+
+    def __getitem__(self, key):
+        return _Anything()
+
+    def __iter__(self):
+        return iter([_Anything()] * 4)
+
+    def __len__(self) -> int:
+        return 4
+
+
+def chapter_quiz(n: int) -> quiz.Quiz:
+    try:
+        return quiz.chapter(n)
+    except TypeError:  # a quiz built from the chapter's results
+        import inspect
+
+        from posenc_lib.quizzes import __name__ as pkg
+        module = __import__(f"{pkg}.ch{n:02d}", fromlist=["build"])
+        names = inspect.signature(module.build).parameters
+        return quiz.chapter(n, **{k: _Results() for k in names})
+
+
+def all_questions() -> list[tuple[int, quiz.Question]]:
+    return [(n, q) for n in range(1, len(CHAPTERS) + 1) for q in chapter_quiz(n).questions]
+
+
+def test_every_chapter_has_a_quiz_with_a_prediction_or_computation():
+    assert len(CHAPTERS) == 12
+    for n in range(1, 13):
+        kinds = Counter(q.kind for q in chapter_quiz(n).questions)
+        assert len(chapter_quiz(n).questions) >= 3, n
+        assert kinds["predict"] + kinds["compute"] >= 1, f"chapter {n}: {dict(kinds)}"
+
+
+def test_correct_position_is_balanced_across_the_book():
+    questions = all_questions()
+    firsts = Counter(q.correct_indices[0] for _, q in questions)
+    three_or_more = [q for _, q in questions if len(q.options) >= 3]
+    total = len(three_or_more)
+    for pos in range(3):
+        share = sum(q.correct_indices[0] == pos for q in three_or_more) / total
+        assert 0.2 <= share <= 0.47, (pos, share, firsts)
+
+
+def test_correct_answer_cannot_be_guessed_from_length():
+    questions = all_questions()
+    longest = sum(len(q.options[q.correct_indices[0]].text) ==
+                  max(len(o.text) for o in q.options) for _, q in questions)
+    shortest = sum(len(q.options[q.correct_indices[0]].text) ==
+                   min(len(o.text) for o in q.options) for _, q in questions)
+    assert longest / len(questions) <= 0.4, f"correct option is the longest in {longest}"
+    assert shortest / len(questions) <= 0.45, f"correct option is the shortest in {shortest}"
+
+
+def test_feedback_markup_renders():
+    for n, q in all_questions():
+        for k in range(len(q.options)):
+            html = q.feedback_html(k)
+            visible = re.sub(r"<[^>]+>", "", html)
+            assert "*" not in visible and "`" not in visible and "$" not in visible, (n, visible)
+
+
+def test_inline_markup():
+    assert quiz.inline_html("the *score*, `w < 2`") == \
+        "the <em>score</em>, <code>w &lt; 2</code>"
+    with pytest.raises(ValueError, match="maths"):
+        quiz.option("A", True, "costs $x$")
+    with pytest.raises(ValueError, match="plain text"):
+        quiz.option("*A*", True, "because")
+    with pytest.raises(ValueError, match="unbalanced"):
+        quiz.option("A", True, "an *unclosed emphasis")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_answer_key_in_the_notebook(path: Path):
+    nb = json.loads(path.read_text())
+    sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert not any("quiz.option(" in s or "correct=" in s for s in sources)
+    n = int(path.name[:2])
+    assert sum(f"quiz.chapter({n}" in s for s in sources) == 1, "one quiz.chapter(n) cell"
