@@ -1,4 +1,4 @@
-r"""ALiBi: attention with linear biases (Press, Smith & Lewis, 2021).
+r"""ALiBi: attention with linear biases (Press, Smith & Lewis, ICLR 2022).
 
 No vector is added to the input. Instead each head subtracts a penalty proportional to the
 distance between query ``i`` and key ``j`` from the attention score:

@@ -12,8 +12,10 @@ same source. Each :class:`Method` records
     :math:`q_i\cdot k_j/\sqrt{d}` (Shaw et al., T5, ALiBi);
   - ``"nowhere"`` — no position signal at all (NoPE; a causal mask still leaks order);
 
+* whether the logit sees the two positions only through their distance (**relative**);
 * the number of **learned position parameters**, as a formula (:func:`position_parameters`);
-* well-documented **models** that use it and the **first paper** (year, month, citation key).
+* well-documented **models** that use it, and the **key paper** the book follows (year and month
+  of its first public version, citation key, and where it was published later).
 
 Two probes make "where" and "relative" measurable on any one-head layer
 ``layer(x, positions) -> logits`` (:func:`position_layer` builds one per scheme):
@@ -40,6 +42,8 @@ __all__ = [
     "LAYER_SCHEMES",
     "METHODS",
     "ROPE_BASES",
+    "ROPE_CONTEXTS",
+    "ROPE_REPORTED_REACH",
     "TIMELINE",
     "WHERE",
     "Event",
@@ -61,11 +65,15 @@ WHERE: tuple[str, ...] = ("input", "queries-keys", "scores", "nowhere")
 class Method:
     """One row of the comparison: the facts about a position encoding.
 
-    ``acts_on`` is one of :data:`WHERE`; ``relative`` says whether the logit depends on the two
-    positions only through :math:`j - i`; ``params`` is the learned-parameter count as text
+    ``acts_on`` is one of :data:`WHERE`; ``relative`` is ``True`` when the logit depends on the
+    positions, and only through :math:`j - i`; ``False`` when it depends on absolute positions;
+    ``None`` for NoPE, which has no position at all (its logit is trivially shift-invariant, so
+    "relative" would be true but empty). ``params`` is the learned-parameter count as text
     (:func:`position_parameters` computes it); ``extends`` names the method a context-extension
-    trick modifies. ``year``/``month`` date the first public version (arXiv v1 where there is
-    one, ``arxiv`` its identifier); ``cite`` is its key in ``book/references.bib``.
+    trick modifies. ``paper`` is the *key* paper the book follows (not always the earliest idea:
+    see the chapter's history); ``year``/``month`` date its first public version (arXiv v1 where
+    there is one, ``arxiv`` its identifier); ``cite`` is its key in ``book/references.bib``;
+    ``venue``/``venue_year`` say where and when it was published after that, if it was.
     ``lab_scheme`` is the name of the scheme in :data:`posenc_lib.lab.POSITIONS`, or ``None``
     if the book's lab does not train it. ``beyond`` says what happens past the training length.
     """
@@ -74,7 +82,7 @@ class Method:
     name: str
     chapter: int
     acts_on: str
-    relative: bool
+    relative: bool | None
     params: str
     models: tuple[str, ...]
     model_cites: tuple[str, ...]
@@ -86,11 +94,18 @@ class Method:
     lab_scheme: str | None
     beyond: str
     extends: str | None = None
+    venue: str | None = None
+    venue_year: int | None = None
 
     def __post_init__(self) -> None:
         check_choice("acts_on", self.acts_on, WHERE)
         if not 1 <= self.month <= 12:
             raise ValueError(f"month must be in 1..12, got {self.month}")
+        if (self.venue is None) != (self.venue_year is None):
+            raise ValueError("give both venue and venue_year, or neither")
+        if self.venue_year is not None and self.venue_year < self.year:
+            raise ValueError(f"venue_year {self.venue_year} is before the first version "
+                             f"({self.year})")
 
 
 #: Every method the book teaches, in the order of the comparison table.
@@ -100,76 +115,115 @@ METHODS: tuple[Method, ...] = (
         params="none", models=("Transformer (2017)",), model_cites=("vaswani2017attention",),
         paper="Vaswani et al.", year=2017, month=6, cite="vaswani2017attention",
         arxiv="1706.03762", lab_scheme="sinusoidal",
-        beyond="defined for any position, but the model never saw those vectors"),
+        beyond="defined for any position, but the model never saw those vectors",
+        venue="NeurIPS", venue_year=2017),
     Method(
         key="learned", name="Learned absolute table", chapter=7, acts_on="input", relative=False,
-        params="L_max·d", models=("BERT", "GPT-2"),
-        model_cites=("devlin2019bert", "radford2019gpt2"),
+        params="L_max·d", models=("GPT", "BERT", "GPT-2"),
+        model_cites=("radford2018gpt", "devlin2019bert", "radford2019gpt2"),
         paper="Gehring et al.", year=2017, month=5, cite="gehring2017convs2s",
         arxiv="1705.03122", lab_scheme="learned",
-        beyond="impossible: there is no row for position L_max"),
+        beyond="impossible: there is no row for position L_max (new rows must be made and "
+               "trained)", venue="ICML", venue_year=2017),
     Method(
         key="shaw", name="Shaw et al. relative", chapter=7, acts_on="scores", relative=True,
-        params="2·(2k+1)·d/H per layer", models=(), model_cites=(),
+        params="2·(2k+1)·d/H per layer, heads sharing (×H if each head has its own)",
+        models=(), model_cites=(),
         paper="Shaw et al.", year=2018, month=3, cite="shaw2018self", arxiv="1803.02155",
-        lab_scheme=None, beyond="runs; all offsets beyond ±k share one vector"),
+        lab_scheme=None, beyond="runs; all offsets beyond ±k share one vector",
+        venue="NAACL", venue_year=2018),
     Method(
         key="t5", name="T5 bucketed bias", chapter=7, acts_on="scores", relative=True,
         params="H·buckets (shared by all layers)", models=("T5",), model_cites=("raffel2020t5",),
         paper="Raffel et al.", year=2019, month=10, cite="raffel2020t5", arxiv="1910.10683",
-        lab_scheme="t5", beyond="runs; offsets beyond max_distance share the last bucket"),
+        lab_scheme="t5",
+        beyond="runs; all far offsets share the last bucket (buckets stay untrained only if "
+               "no training input reached their distances)",
+        venue="JMLR", venue_year=2020),
     Method(
         key="rope", name="RoPE (rotary)", chapter=8, acts_on="queries-keys", relative=True,
         params="none", models=("GPT-J", "GPT-NeoX-20B", "PaLM", "LLaMA"),
         model_cites=("wang2021gptj", "black2022gptneox", "chowdhery2022palm",
                      "touvron2023llama"),
         paper="Su et al.", year=2021, month=4, cite="su2021roformer", arxiv="2104.09864",
-        lab_scheme="rope", beyond="defined; angle combinations never seen in training"),
+        lab_scheme="rope", beyond="defined; angle combinations never seen in training",
+        venue="Neurocomputing", venue_year=2024),
     Method(
         key="alibi", name="ALiBi", chapter=9, acts_on="scores", relative=True,
         params="none (fixed slopes)", models=("BLOOM", "MPT"),
         model_cites=("bigscience2022bloom", "mosaicml2023mpt"),
         paper="Press et al.", year=2021, month=8, cite="press2022alibi", arxiv="2108.12409",
-        lab_scheme="alibi", beyond="runs; far keys get more of the same penalty"),
+        lab_scheme="alibi", beyond="runs; far keys get more of the same penalty",
+        venue="ICLR", venue_year=2022),
     Method(
-        key="nope", name="NoPE (no encoding)", chapter=10, acts_on="nowhere", relative=False,
+        key="nope", name="NoPE (no encoding)", chapter=10, acts_on="nowhere", relative=None,
         params="none", models=(), model_cites=(),
         paper="Haviv et al.", year=2022, month=3, cite="haviv2022nope", arxiv="2203.16634",
-        lab_scheme="none", beyond="runs; order comes only from the causal mask"),
+        lab_scheme="none", beyond="runs; order comes only from the causal mask",
+        venue="Findings of EMNLP", venue_year=2022),
     Method(
         key="pi", name="Position Interpolation", chapter=11, acts_on="queries-keys",
-        relative=True, params="none (RoPE with ω_i/s)", models=(), model_cites=(),
+        relative=True, params="none (RoPE with θ_i/s)", models=("LLaMA at 32k (in the paper)",),
+        model_cites=("chen2023pi",),
         paper="Chen et al.", year=2023, month=6, cite="chen2023pi", arxiv="2306.15595",
-        lab_scheme=None, beyond="stretches a trained RoPE model; short fine-tuning advised",
+        lab_scheme=None,
+        beyond="stretches a trained RoPE model, then needs fine-tuning (without it, it fell to "
+               "chance in chapter 11's lab, and a short fine-tune was not enough)",
         extends="rope"),
     Method(
         key="ntk", name="NTK-aware scaling", chapter=11, acts_on="queries-keys", relative=True,
-        params="none (RoPE base n·s^(d/(d−2)))", models=(), model_cites=(),
+        params="none (RoPE base n·s^(d/(d−2)))", models=("Qwen (dynamic variant)",),
+        model_cites=("bai2023qwen",),
         paper="bloc97", year=2023, month=6, cite="bloc97ntk", arxiv=None, lab_scheme=None,
-        beyond="stretches a trained RoPE model, even without fine-tuning", extends="rope"),
+        beyond="stretches a trained RoPE model, even without fine-tuning (a larger base "
+               "matched to the stretch)", extends="rope"),
     Method(
         key="abf", name="Larger RoPE base", chapter=11, acts_on="queries-keys", relative=True,
         params="none (a new base n)", models=("Code Llama", "Llama 2 Long"),
         model_cites=("roziere2023codellama", "xiong2023effective"),
         paper="Rozière et al.", year=2023, month=8, cite="roziere2023codellama",
         arxiv="2308.12950", lab_scheme=None,
-        beyond="long-context fine-tuning with the slower frequencies", extends="rope"),
+        beyond="long-context fine-tuning with the slower frequencies; the fine-tuned model "
+               "then runs past its fine-tuning length", extends="rope"),
     Method(
         key="yarn", name="YaRN", chapter=11, acts_on="queries-keys", relative=True,
-        params="none (per-pair ramp + attention scale)", models=(), model_cites=(),
+        params="none (per-pair ramp + attention scale)", models=("DeepSeek-V2", "Qwen2.5"),
+        model_cites=("deepseek2024v2", "qwen2024qwen25"),
         paper="Peng et al.", year=2023, month=8, cite="peng2024yarn", arxiv="2309.00071",
-        lab_scheme=None, beyond="stretches a trained RoPE model; short fine-tuning",
-        extends="rope"),
+        lab_scheme=None,
+        beyond="stretches a trained RoPE model, with or without a short fine-tune",
+        extends="rope", venue="ICLR", venue_year=2024),
 )
 
 _BY_KEY = {m.key: m for m in METHODS}
 
 #: RoPE bases :math:`n` of well-documented models (model name → (base, citation key)): the
-#: original value, and the larger bases used for long-context fine-tuning.
+#: original value, the larger bases used for long-context fine-tuning, and Llama 3's, a larger
+#: base chosen for pretraining.
 ROPE_BASES: dict[str, tuple[float, str]] = {
     "LLaMA": (10_000.0, "touvron2023llama"),
+    "Llama 2": (10_000.0, "touvron2023llama2"),
     "Llama 2 Long": (500_000.0, "xiong2023effective"),
     "Code Llama": (1_000_000.0, "roziere2023codellama"),
+    "Llama 3": (500_000.0, "dubey2024llama3"),
+}
+
+#: The sequence length each model of :data:`ROPE_BASES` was trained (or long-context fine-tuned)
+#: on, with the citation key: LLaMA 2048, Llama 2 4096 (same base as LLaMA), Llama 2 Long's
+#: continual pretraining 32,768 (its 7B and 13B models; the 34B and 70B used 16,384), Code
+#: Llama's long-context fine-tuning 16,384.
+ROPE_CONTEXTS: dict[str, tuple[int, str]] = {
+    "LLaMA": (2048, "touvron2023llama"),
+    "Llama 2": (4096, "touvron2023llama2"),
+    "Llama 2 Long": (32_768, "xiong2023effective"),
+    "Code Llama": (16_384, "roziere2023codellama"),
+}
+
+#: How far past its fine-tuning length a long-context model is reported to work (model →
+#: (tokens, citation key)): Code Llama, fine-tuned on 16,384 tokens, "shows improvements on
+#: inputs with up to 100k tokens" (quoted from the paper, not measured here).
+ROPE_REPORTED_REACH: dict[str, tuple[int, str]] = {
+    "Code Llama": (100_000, "roziere2023codellama"),
 }
 
 
@@ -184,14 +238,19 @@ def method(key: str) -> Method:
 
 
 def position_parameters(key: str, max_len: int, d: int, n_heads: int, n_layers: int,
-                        shaw_k: int = 16, t5_buckets: int = 32) -> int:
+                        shaw_k: int = 16, t5_buckets: int = 32,
+                        shaw_per_head: bool = False) -> int:
     r"""Learned position parameters of one decoder stack that uses method ``key``.
 
     =============================  ==============================================================
     ``learned``                    :math:`L_{\max}\cdot d` (one vector per position)
     ``shaw``                       :math:`2\,(2k+1)\,d_h` per layer, :math:`d_h = d/H`: a key and
-                                   a value table of :math:`2k+1` vectors each, shared by the
-                                   heads of a layer (Shaw et al., section 3.3)
+                                   a value table of :math:`2k+1` vectors of one head's size
+                                   each, shared by the heads of the layer (the option of Shaw
+                                   et al.'s sections 3.1 and 3.3, used for their big model);
+                                   with ``shaw_per_head=True``, one pair of tables per head,
+                                   :math:`H` times as many (their base model: "unique edge
+                                   representations per layer and head", section 4.1)
     ``t5``                         :math:`H\cdot B` (``t5_buckets``), one scalar per head and
                                    bucket, shared by all layers of the stack
     everything else                0: sinusoids, RoPE (and its stretched versions) and ALiBi use
@@ -199,7 +258,8 @@ def position_parameters(key: str, max_len: int, d: int, n_heads: int, n_layers: 
     =============================  ==============================================================
 
     ``max_len`` is :math:`L_{\max}`, ``shaw_k`` the clipping distance :math:`k`. ``n_heads`` must
-    divide ``d`` (only Shaw et al. needs :math:`d_h`, but the check applies to all).
+    divide ``d`` (only Shaw et al. needs :math:`d_h`, but the check applies to all). Only
+    self-attention is counted (Shaw et al. add nothing to encoder-decoder attention).
     """
     key = method(key).key
     max_len = check_positive_int("max_len", max_len)
@@ -208,12 +268,15 @@ def position_parameters(key: str, max_len: int, d: int, n_heads: int, n_layers: 
     n_layers = check_positive_int("n_layers", n_layers)
     shaw_k = check_nonneg_int("shaw_k", shaw_k)
     t5_buckets = check_positive_int("t5_buckets", t5_buckets)
+    if not isinstance(shaw_per_head, (bool, np.bool_)):
+        raise TypeError(f"shaw_per_head must be True or False, got {shaw_per_head!r}")
     if d % n_heads:
         raise ValueError(f"n_heads must divide d, got n_heads={n_heads} and d={d}")
     if key == "learned":
         return max_len * d
     if key == "shaw":
-        return n_layers * 2 * (2 * shaw_k + 1) * (d // n_heads)
+        per_layer = 2 * (2 * shaw_k + 1) * (d // n_heads)  # key + value table, one head's size
+        return n_layers * per_layer * (n_heads if shaw_per_head else 1)
     if key == "t5":
         return n_heads * t5_buckets
     return 0
@@ -301,9 +364,14 @@ def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
         if not all(hasattr(sw, a) for a in ("task", "positions", "lengths", "accuracy")):
             raise TypeError(f"sweep[{k}] must be a SweepResult (task, positions, lengths, "
                             f"accuracy), got {type(sw).__name__}")
-    header = ["method, chapter", "where", "relative?", "learned parameters", "used by",
-              "first paper"]
-    caption = "Dates: first public version (arXiv v1 where there is one)."
+    header = ["method, chapter", "where", "relative?", "learned parameters",
+              "used by (examples)", "key paper"]
+    caption = ("Key paper: the one the book follows, dated by its first public version (arXiv "
+               "v1 where there is one); some ideas are older (see the history below). "
+               "relative? n/a: NoPE has no position at all. Learned parameters: d is the "
+               "model width (in the RoPE rows, the width of one head), H the number of heads, "
+               "k Shaw's clipping distance, s the stretch factor, θ_i RoPE's frequency of pair "
+               "i. GPT-J and GPT-NeoX-20B rotate only part of each head.")
     if sweeps:
         names = [_TASK_SHORT.get(sw.task, sw.task) for sw in sweeps]
         for name, sw in zip(names, sweeps):
@@ -319,7 +387,8 @@ def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
     rows = []
     for key in chosen:
         m = _BY_KEY[key]
-        row = [f"{m.name}, ch. {m.chapter}", m.acts_on, "yes" if m.relative else "no", m.params,
+        rel = "n/a" if m.relative is None else ("yes" if m.relative else "no")
+        row = [f"{m.name}, ch. {m.chapter}", m.acts_on, rel, m.params,
                ", ".join(m.models) if m.models else "—", f"{m.paper} {m.year}"]
         for sw in sweeps:
             if m.lab_scheme is not None and m.lab_scheme in sw.positions:
@@ -355,7 +424,8 @@ def _event_label(m: Method) -> str:
 
 TIMELINE: tuple[Event, ...] = tuple(sorted(  # a stable sort: same-month events keep list order
     [Event(m.year, m.month, _event_label(m), m.cite, "method", m.acts_on) for m in METHODS]
-    + [Event(2018, 10, "BERT: learned positions", "devlin2019bert", "model", "input"),
+    + [Event(2018, 6, "GPT: learned positions", "radford2018gpt", "model", "input"),
+       Event(2018, 10, "BERT: learned positions", "devlin2019bert", "model", "input"),
        Event(2019, 2, "GPT-2: learned positions", "radford2019gpt2", "model", "input"),
        Event(2023, 5, "NoPE length study (Kazemnejad et al.)", "kazemnejad2023nope", "study",
              "nowhere")],
@@ -398,7 +468,8 @@ def position_layer(scheme: str, d: int = 16, seed: int = 0, max_len: int = 64,
     ``none``        :math:`e_{ij} = (x_iW_Q)\cdot(x_jW_K)/\sqrt d` (no position at all)
     ``sinusoidal``  the same with :math:`x_i + \PE(pos_i)` (:func:`~posenc_lib.encodings.sinusoidal_at`)
     ``learned``     the same with :math:`x_i + P_{pos_i}`, a table of ``max_len`` rows
-                    :math:`\sim\mathcal N(0, 1)` (:func:`~posenc_lib.relative.lookup`)
+                    :math:`\sim\mathcal N(0, 1)`, drawn after (and independently of)
+                    :math:`W_Q, W_K` (:func:`~posenc_lib.relative.lookup`)
     ``rope``        :math:`(R(pos_i)W_Q^\top x_i)\cdot(R(pos_j)W_K^\top x_j)/\sqrt d`
                     (:func:`~posenc_lib.rope.apply`)
     ``alibi``       content logit :math:`-\,m\,|pos_i - pos_j|` with slope ``slope``
@@ -418,8 +489,8 @@ def position_layer(scheme: str, d: int = 16, seed: int = 0, max_len: int = 64,
     rng = np.random.default_rng(seed)
     w_q = rng.standard_normal((d, d)) / math.sqrt(d)
     w_k = rng.standard_normal((d, d)) / math.sqrt(d)
-    table_ = relative.learned_table(max_len, d, seed=seed, scale=1.0)
     buckets = rng.standard_normal(_T5_CONFIG["num_buckets"])
+    table_ = rng.standard_normal((max_len, d))  # the same stream: independent of w_q, w_k
 
     def layer(x: ArrayLike, positions: ArrayLike) -> NDArray[np.float64]:
         xa = as_array("x", x, min_ndim=2)

@@ -4,8 +4,9 @@ The chapter "What extrapolates, measured" (and the summary chapter) run the same
 train the lab model of :mod:`posenc_lib.lab` with each position scheme at one length
 :math:`L_{\text{train}}`, then measure its accuracy at :math:`L_{\text{test}} = f\,L_{\text{train}}`
 for a few factors :math:`f`. :func:`length_sweep` does exactly that and remembers the result, so a
-notebook (or a test) that asks twice trains once. The other functions look inside the trained
-models to explain the numbers:
+notebook (or a test) that asks twice trains once; :func:`seed_sweep` repeats it with several
+seeds, to show how much a number moves from one training run to the next. The other functions
+look inside the trained models to explain the numbers:
 
 * :func:`masked_accuracy` — the score itself, counting only the positions that have a target;
 * :func:`chance_band` — how far from chance a *guessing* model can land by luck;
@@ -38,6 +39,7 @@ __all__ = [
     "SCHEMES",
     "TASK_LABEL",
     "TASK_NAMES",
+    "SeedSweep",
     "SweepResult",
     "accuracy_by_position",
     "attention_by_distance",
@@ -50,6 +52,7 @@ __all__ = [
     "make_task",
     "masked_accuracy",
     "reverse_positions",
+    "seed_sweep",
     "trained_model",
 ]
 
@@ -104,7 +107,7 @@ def _lab_name(task_name: str) -> str:
     return "order" if task_name == "order_bos" else task_name
 
 
-_MODELS: dict[tuple[str, str, int, int | None], lab.TrainResult] = {}
+_MODELS: dict[tuple[str, str, int, int | None, bool], lab.TrainResult] = {}
 _SWEEPS: dict[tuple[Any, ...], "SweepResult"] = {}
 
 
@@ -118,15 +121,28 @@ def _check_steps(steps: Any) -> int | None:
     return None if steps is None else check_positive_int("steps", steps)
 
 
+def _check_store(store: Any, steps: int | None) -> bool:
+    if store is None:
+        return steps is None
+    if not isinstance(store, bool):
+        raise TypeError(f"store must be a bool or None, got {store!r}")
+    return store
+
+
 def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
-                  steps: int | None = None, progress: bool = True) -> lab.TrainResult:
+                  steps: int | None = None, progress: bool = True,
+                  store: bool | None = None) -> lab.TrainResult:
     """The lab model for ``position`` trained on ``task_name`` (memoised; stored on disk by
     :func:`posenc_lib.train_cache.train`, so it is trained once and then read back).
 
     Model and training settings are :func:`~posenc_lib.lab.default_config` and
-    :func:`~posenc_lib.lab.default_training` of the task (``steps`` overrides the number of
-    steps, for quick tests). The returned :class:`~posenc_lib.lab.TrainResult` carries its
-    ``config``; ``seconds`` is the wall-clock training time of the first call.
+    :func:`~posenc_lib.lab.default_training` of the task; ``steps`` overrides the number of
+    steps (a shortened run for quick tests, or a longer one). ``store``: read and write the
+    model through :func:`posenc_lib.train_cache.train` (weights rounded to float32). The default,
+    ``None``, stores the models at the default settings and trains the others afresh; pass
+    ``store=True`` for a longer run that a chapter quotes. The returned
+    :class:`~posenc_lib.lab.TrainResult` carries its ``config``; ``seconds`` is the wall-clock
+    training time of the first call.
     """
     position = check_choice("position", position, SCHEMES)
     task_name = check_choice("task_name", task_name, TASK_NAMES)
@@ -134,15 +150,15 @@ def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
     steps = _check_steps(steps)
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be a bool, got {progress!r}")
-    key = (position, task_name, seed, steps)
+    stored = _check_store(store, steps)
+    key = (position, task_name, seed, steps, stored)
     if key not in _MODELS:
         name = _lab_name(task_name)
         config = lab.default_config(position, name)
         settings = lab.default_training(name)
         if steps is not None:
             settings["steps"] = steps
-        # the chapters' models are stored (train_cache); shortened test runs are not
-        trainer = train_cache.train if steps is None else lab.train
+        trainer = train_cache.train if stored else lab.train
         _MODELS[key] = trainer(config, make_task(task_name), seed=seed, progress=progress,
                                **settings)
     return _MODELS[key]
@@ -216,7 +232,8 @@ def _check_factors(factors: Any) -> tuple[int, ...]:
 
 def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEMES,
                  factors: Sequence[int] = (1, 2, 4, 8), seed: int = 0,
-                 n_sequences: int = 256, *, steps: int | None = None) -> SweepResult:
+                 n_sequences: int = 256, *, steps: int | None = None,
+                 store: bool | None = None) -> SweepResult:
     r"""Train each scheme once at the task's training length, test at every ``factor`` times it.
 
     For each scheme in ``positions``: :func:`trained_model` (a progress bar while it trains),
@@ -224,7 +241,8 @@ def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEME
     :math:`f \cdot L_{\text{train}}` for each :math:`f` in ``factors``. A learned table cannot run
     past its :math:`L_{\text{train}}` rows: its accuracy there is ``math.nan``.
 
-    Memoised on all arguments; ``steps`` (default: the task's own) shortens training for tests.
+    Memoised on all arguments; ``steps`` (default: the task's own) shortens training for tests
+    or lengthens it, and ``store`` is passed on to :func:`trained_model`.
     """
     task_name = check_choice("task_name", task_name, TASK_NAMES)
     positions = _check_positions(positions)
@@ -232,16 +250,25 @@ def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEME
     seed = check_nonneg_int("seed", seed)
     n_sequences = check_positive_int("n_sequences", n_sequences)
     steps = _check_steps(steps)
-    key = (task_name, positions, factors, seed, n_sequences, steps)
+    stored = _check_store(store, steps)
+    key = (task_name, positions, factors, seed, n_sequences, steps, stored)
     if key in _SWEEPS:
         return _SWEEPS[key]
+    for (t, ps, fs, sd, n, st, so), r in list(_SWEEPS.items()):  # a sweep of more schemes
+        if (t, fs, sd, n, st, so) == key[:1] + key[2:] and set(positions) <= set(ps):
+            result = SweepResult(task=r.task, train_length=r.train_length, lengths=r.lengths,
+                                 positions=positions,
+                                 accuracy={p: r.accuracy[p] for p in positions},
+                                 seconds={p: r.seconds[p] for p in positions})
+            _SWEEPS[key] = result
+            return result
     task = make_task(task_name)
     train_length = lab.default_training(_lab_name(task_name))["length"]
     lengths = tuple(f * train_length for f in factors)
     accuracy: dict[str, tuple[float, ...]] = {}
     seconds: dict[str, float] = {}
     for p in positions:
-        model = trained_model(p, task_name, seed, steps=steps)
+        model = trained_model(p, task_name, seed, steps=steps, store=stored)
         assert model.config is not None
         accs = []
         for length in lengths:
@@ -256,6 +283,100 @@ def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEME
                          positions=positions, accuracy=accuracy, seconds=seconds)
     _SWEEPS[key] = result
     return result
+
+
+@dataclass(frozen=True)
+class SeedSweep:
+    """:func:`length_sweep` repeated with several seeds: how much each accuracy moves between
+    training runs that differ only in their random initialisation and data.
+
+    ``runs[i]`` is the :class:`SweepResult` of ``seeds[i]``; ``per_seed[scheme][i]`` its
+    accuracies. ``low``, ``high`` and ``mean`` map each scheme to one value per test length: the
+    smallest, largest and mean accuracy over the seeds (``math.nan`` where the scheme cannot
+    run).
+    """
+
+    task: str
+    train_length: int
+    lengths: tuple[int, ...]
+    positions: tuple[str, ...]
+    seeds: tuple[int, ...]
+    runs: tuple[SweepResult, ...]
+
+    def values(self, scheme: str) -> NDArray[np.float64]:
+        """The accuracies of ``scheme``: shape ``(len(seeds), len(lengths))``."""
+        scheme = check_choice("scheme", scheme, self.positions)
+        return np.array([r.accuracy[scheme] for r in self.runs], dtype=np.float64)
+
+    @property
+    def per_seed(self) -> dict[str, tuple[tuple[float, ...], ...]]:
+        """``per_seed[scheme][i][k]``: the accuracy with ``seeds[i]`` at ``lengths[k]``."""
+        return {p: tuple(r.accuracy[p] for r in self.runs) for p in self.positions}
+
+    def _reduce(self, how: Any) -> dict[str, tuple[float, ...]]:
+        out = {}
+        for p in self.positions:
+            v = self.values(p)
+            out[p] = tuple(math.nan if np.isnan(col).any() else float(how(col)) for col in v.T)
+        return out
+
+    @property
+    def low(self) -> dict[str, tuple[float, ...]]:
+        """Smallest accuracy over the seeds, per scheme and test length."""
+        return self._reduce(np.min)
+
+    @property
+    def high(self) -> dict[str, tuple[float, ...]]:
+        """Largest accuracy over the seeds, per scheme and test length."""
+        return self._reduce(np.max)
+
+    @property
+    def mean(self) -> dict[str, tuple[float, ...]]:
+        """Mean accuracy over the seeds, per scheme and test length."""
+        return self._reduce(np.mean)
+
+    def table(self, digits: int = 2) -> str:
+        """A fixed-width text table: for each scheme and test length, ``low–high`` over the
+        seeds (one number when they agree to ``digits`` decimals; ``n/a`` where it cannot run)."""
+        digits = check_nonneg_int("digits", digits)
+        low, high = self.low, self.high
+        cells = {p: [("n/a" if math.isnan(a) else
+                      f"{a:.{digits}f}" if f"{a:.{digits}f}" == f"{b:.{digits}f}" else
+                      f"{a:.{digits}f}–{b:.{digits}f}") for a, b in zip(low[p], high[p])]
+                 for p in self.positions}
+        width = max(len(c) for row in cells.values() for c in row) + 2
+        name_w = max(len("scheme"), *(len(p) for p in self.positions))
+        head = f"{'scheme':<{name_w}}" + "".join(f"{n:>{width}}" for n in self.lengths)
+        seeds = ", ".join(str(s) for s in self.seeds)
+        lines = [f"{self.task}: lowest–highest accuracy over seeds {seeds} "
+                 f"(trained at {self.train_length})", head, "-" * len(head)]
+        lines += [f"{p:<{name_w}}" + "".join(f"{c:>{width}}" for c in cells[p])
+                  for p in self.positions]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.table()
+
+
+def seed_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEMES,
+               factors: Sequence[int] = (1, 2, 4, 8), seeds: Sequence[int] = (0, 1, 2),
+               n_sequences: int = 256, *, steps: int | None = None,
+               store: bool | None = None) -> SeedSweep:
+    """:func:`length_sweep` once per seed in ``seeds`` (same test sequences for every seed, so
+    the spread is the spread between training runs). Each run is memoised and stored as in
+    :func:`length_sweep`."""
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+        raise TypeError(f"seeds must be a sequence of non-negative integers, got {seeds!r}")
+    seeds = tuple(check_nonneg_int(f"seeds[{i}]", s) for i, s in enumerate(seeds))
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got ()")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must not repeat, got {seeds!r}")
+    runs = tuple(length_sweep(task_name, positions, factors, s, n_sequences, steps=steps,
+                              store=store) for s in seeds)
+    first = runs[0]
+    return SeedSweep(task=first.task, train_length=first.train_length, lengths=first.lengths,
+                     positions=first.positions, seeds=seeds, runs=runs)
 
 
 # --------------------------------------------------------------------------------------------

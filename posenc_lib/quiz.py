@@ -8,7 +8,7 @@ why it is right or wrong without a kernel — the same mechanism as the static e
 Write feedback that *explains*: the reader who picked a wrong option should learn what they
 mixed up, and the one who picked the right option should learn why it is right.
 
-Each chapter's questions live in the library, in :mod:`posenc_lib.quizzes` (``ch01.py`` …), not in
+Each chapter's questions live in the library, in the package ``posenc_lib.quizzes`` (``ch01.py`` …), not in
 the notebook: the notebook cell is just ``quiz.chapter(5)``, so neither the website nor the
 notebook shows an answer key before the reader answers. Numbers that feedback quotes are computed
 there with the library, never typed in.
@@ -16,6 +16,10 @@ there with the library, never typed in.
 Prompts and feedback may use two pieces of inline markup, rendered to HTML: ``*emphasis*`` and
 ```code```. Option texts are plain text (radio-button labels cannot hold markup). Write maths in
 Unicode (ω, θ, √, ≈); ``$…$`` would not be typeset inside a widget, so it is rejected.
+
+Authors write options in any order: :func:`chapter` moves each correct option to a position
+that is balanced within the quiz and shuffled (no cycle to spot), except where the options have a
+natural order (numbers in ascending order), which is kept.
 
 A question has a ``kind``: ``"concept"`` (explain why), ``"predict"`` (what will happen if …) or
 ``"compute"`` (a small calculation). Every chapter has at least one predict or compute question.
@@ -32,7 +36,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["KINDS", "Option", "Question", "Quiz", "chapter", "inline_html", "option", "question",
+__all__ = ["KINDS", "Option", "Question", "Quiz", "arranged", "chapter", "inline_html", "option", "question",
            "quiz"]
 
 KINDS = ("concept", "predict", "compute")
@@ -104,7 +108,8 @@ def option(text: str, correct: bool, feedback: str) -> Option:
 class Question:
     """A multiple-choice question with at least one correct option and feedback for each."""
 
-    def __init__(self, prompt: str, options: Sequence[Option], kind: str = "concept") -> None:
+    def __init__(self, prompt: str, options: Sequence[Option], kind: str = "concept",
+                 ordered: bool | None = None) -> None:
         options = tuple(options)
         _check_text("prompt", prompt, markup=True)
         if kind not in KINDS:
@@ -115,9 +120,25 @@ class Question:
             raise ValueError(f"no option of {prompt!r} is marked correct")
         if len({o.text for o in options}) != len(options):
             raise ValueError(f"options of {prompt!r} must have distinct texts")
+        if ordered is not None and not isinstance(ordered, bool):
+            raise TypeError(f"ordered must be a bool or None, got {ordered!r}")
         self.prompt = prompt
         self.options = options
         self.kind = kind
+        self.ordered = _numbers_ascending(options) if ordered is None else ordered
+
+    def with_correct_at(self, position: int) -> "Question":
+        """The same question with its (single) correct option moved to ``position``; the wrong
+        options keep their relative order. Questions whose options have a natural order (numbers
+        in ascending order, or ``ordered=True``) and questions with several correct options are
+        returned unchanged."""
+        if self.ordered or len(self.correct_indices) != 1:
+            return self
+        position = position % len(self.options)
+        right = self.options[self.correct_indices[0]]
+        wrong = [o for o in self.options if not o.correct]
+        return Question(self.prompt, wrong[:position] + [right] + wrong[position:],
+                        kind=self.kind, ordered=False)
 
     @property
     def correct_indices(self) -> tuple[int, ...]:
@@ -190,9 +211,15 @@ class Quiz:
         return data
 
 
-def question(prompt: str, *options: Option, kind: str = "concept") -> Question:
-    """Build a :class:`Question`: ``question("Why …?", option(...), option(...), kind=...)``."""
-    return Question(prompt, options, kind=kind)
+def question(prompt: str, *options: Option, kind: str = "concept",
+             ordered: bool | None = None) -> Question:
+    """Build a :class:`Question`: ``question("Why …?", option(...), option(...), kind=...)``.
+
+    The correct option's position is chosen by :func:`arranged` when the chapter's quiz is shown;
+    options that start with numbers in ascending order keep their order (``ordered=True`` or
+    ``False`` overrides the detection).
+    """
+    return Question(prompt, options, kind=kind, ordered=ordered)
 
 
 def quiz(*questions: Question, title: str = "Quick check") -> Quiz:
@@ -201,7 +228,7 @@ def quiz(*questions: Question, title: str = "Quick check") -> Quiz:
 
 
 def chapter(number: int, **values: Any) -> Quiz:
-    """The quick check of chapter ``number`` (from :mod:`posenc_lib.quizzes`).
+    """The quick check of chapter ``number`` (from ``posenc_lib.quizzes``).
 
     A chapter whose feedback quotes results the notebook computes (a training run, say) defines
     ``build(**values)`` instead of ``QUIZ``; pass those results as keywords.
@@ -214,10 +241,59 @@ def chapter(number: int, **values: Any) -> Quiz:
         raise ValueError(f"chapter {number} has no quiz (no posenc_lib/quizzes/ch{number:02d}.py)"
                          ) from None
     if hasattr(module, "build"):
-        return module.build(**values)
+        return arranged(module.build(**values), seed=number)
     if values:
         raise TypeError(f"the quiz of chapter {number} takes no values, got {sorted(values)}")
-    return module.QUIZ
+    return arranged(module.QUIZ, seed=number)
+
+
+def arranged(q: Quiz, seed: int) -> Quiz:
+    """``q`` with each correct option moved to a position drawn without a visible pattern.
+
+    The positions 0, 1, 2, … are used equally often within the quiz (as far as the number of
+    questions allows) and shuffled with ``seed``, so the answer can be guessed neither from
+    where it usually is nor from a cycle. Authors write the options in any order.
+    """
+    import random
+
+    rng = random.Random(1000 + seed)
+    for _attempt in range(50):
+        used: dict[int, int] = {}
+        out = []
+        for x in q.questions:
+            if x.ordered or len(x.correct_indices) != 1:  # kept as written; still counts
+                p = x.correct_indices[0]
+            else:
+                n = len(x.options)
+                least = min(used.get(i, 0) for i in range(n))
+                p = rng.choice([i for i in range(n) if used.get(i, 0) == least])
+                x = x.with_correct_at(p)
+            used[p] = used.get(p, 0) + 1
+            out.append(x)
+        if not _looks_patterned([x.correct_indices[0] for x in out]):
+            break
+    return Quiz(out, title=q.title)
+
+
+def _looks_patterned(positions: Sequence[int]) -> bool:
+    """Would a reader spot a rule: a repeating cycle, or the same position three times running?"""
+    n = len(positions)
+    for period in (1, 2, 3, 4):
+        if n >= period + 2 and all(positions[i] == positions[i + period]
+                                   for i in range(n - period)):
+            return True
+    return any(positions[i] == positions[i + 1] == positions[i + 2] for i in range(n - 2))
+
+
+def _numbers_ascending(options: Sequence[Option]) -> bool:
+    """Do all option texts start with a number, in ascending order (a natural order to keep)?"""
+    values = []
+    for o in options:
+        m = re.match(r"\s*[≈~]?\s*([-+−]?\d[\d,]*(?:\.\d+)?)", o.text)
+        if not m:
+            return False
+        values.append(float(m.group(1).replace(",", "").replace("−", "-")))
+    return values == sorted(values)
 
 
 def _bundle(widget: widgets.Widget) -> dict[str, Any]:

@@ -65,9 +65,10 @@ def learned_table(max_len: int, d: int, seed: int = 0, scale: float = 0.02) -> N
     r"""A ``(max_len, d)`` table of position vectors :math:`P_{pos,j} \sim \mathcal{N}(0,\sigma^2)`.
 
     Stands in for trained values. Real models draw the initial table at random and then learn
-    it: BERT from a truncated normal distribution of standard deviation 0.02, GPT-2 from a normal
-    distribution of standard deviation 0.01; ``scale`` is :math:`\sigma` (default 0.02). The
-    draw is reproducible (``numpy.random.default_rng(seed)``). ``d`` may be any positive integer.
+    it: BERT from a normal distribution of standard deviation 0.02 truncated at two standard
+    deviations, GPT-2 from a normal distribution of standard deviation 0.01; ``scale`` is
+    :math:`\sigma` (default 0.02). The draw is reproducible (``numpy.random.default_rng(seed)``).
+    ``d`` may be any positive integer.
     """
     max_len = check_positive_int("max_len", max_len)
     d = check_positive_int("d", d)

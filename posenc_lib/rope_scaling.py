@@ -17,7 +17,10 @@ at :math:`s L` (``factor`` :math:`= s \ge 1`) one changes the frequencies:
   ``ramp`` (see :data:`YARN_RAMPS`): ``"index"`` (the default) is linear in the pair index
   between rounded boundaries, as in the authors' reference code, Hugging Face and llama.cpp;
   ``"turns"`` is linear in the number of turns :math:`r`, as the paper's equation defines it.
-  Both keep the same pairs and fully interpolate the same pairs; they differ on the ramp.
+  As long as some pair makes at least 32 turns (so that ``low`` is not clamped at 0) and some
+  pair fewer, both keep the same pairs and fully interpolate the same pairs; they differ on the
+  ramp. (Llama 3.1's scaling is the ``"turns"`` form with thresholds 1 and 4 turns:
+  :func:`yarn_paper_frequencies` with ``alpha=1, beta=4``.)
 
 :func:`scaled_frequencies` returns the new frequencies and that attention scale; feed the
 frequencies to RoPE in place of :func:`posenc_lib.encodings.frequencies`.
@@ -49,9 +52,9 @@ __all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correcti
 Method = Literal["linear", "ntk", "yarn"]
 #: The stretching methods :func:`scaled_frequencies` knows.
 SCALING_METHODS: tuple[str, ...] = ("linear", "ntk", "yarn")
-#: YaRN's two ramps: ``"index"`` — linear in the pair index between ``yarn_correction_range``'s
+#: The two ramps YaRN can use. ``"index"`` is linear in the pair index between ``yarn_correction_range``'s
 #: rounded boundaries (the authors' reference code, Hugging Face, llama.cpp; :func:`yarn_ramp`);
-#: ``"turns"`` — linear in the number of turns :math:`r` (the paper's equation;
+#: ``"turns"`` is linear in the number of turns :math:`r` (the paper's equation;
 #: :func:`yarn_turns_ramp`).
 YARN_RAMPS: tuple[str, ...] = ("index", "turns")
 
@@ -114,16 +117,17 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
       :math:`s\,\ell/L - (s - 1)` at sequence length :math:`\ell > L`. For ``d == 2`` the only
       pair has :math:`\omega_0 = 1` whatever the base, so nothing changes.
     * ``"yarn"``: with ``low, high`` from :func:`yarn_correction_range` and the ramp
-      :math:`\gamma_i = \mathrm{clip}\big((i - low)/(high - low), 0, 1\big)` (``high`` is
-      bumped by 0.001 if it equals ``low``),
+      :math:`\rho_i = \mathrm{clip}\big((i - low)/(high - low), 0, 1\big)`, the share of pair
+      :math:`i` that is interpolated (``high`` is bumped by 0.001 if it equals ``low``),
 
       .. math::
-          \omega'_i = \frac{\omega_i}{s}\,\gamma_i + \omega_i\,(1 - \gamma_i), \qquad
+          \omega'_i = \frac{\omega_i}{s}\,\rho_i + \omega_i\,(1 - \rho_i), \qquad
           \text{attention\_scale} = 0.1 \ln s + 1 \;\;(1 \text{ if } s = 1).
 
       This follows Hugging Face ``_compute_yarn_parameters`` step by step (its
       ``inv_freq_interpolation * (1 - inv_freq_extrapolation_factor) + inv_freq_extrapolation *
-      inv_freq_extrapolation_factor`` with ``inv_freq_extrapolation_factor`` :math:`= 1 - \gamma`,
+      inv_freq_extrapolation_factor`` with ``inv_freq_extrapolation_factor`` :math:`= 1 - \rho`,
+      the share kept, which plays the role of the paper's :math:`\gamma`;
       default ``truncate=True``, no ``mscale``/``mscale_all_dim``), computed in float64 where HF
       uses float32. HF multiplies both cos and sin by ``attention_scale``, so queries and keys
       both carry it and the logits grow by its square — the paper's :math:`1/t`.
@@ -241,8 +245,12 @@ def yarn_paper_frequencies(d: int, factor: float, base: float = 10000.0,
     Pairs with :math:`r_i \ge \beta` are kept and pairs with :math:`r_i \le \alpha` are divided
     by :math:`s`, exactly the pairs :func:`yarn_frequencies` keeps and divides with the boundaries
     of :func:`yarn_correction_range` (``beta_fast`` :math:`= \beta`, ``beta_slow``
-    :math:`= \alpha`), unless that function's clamps apply. In between, this ramp is linear in
-    :math:`r`, the reference code's in the pair index :math:`i` (that is, in :math:`\ln r`).
+    :math:`= \alpha`), as long as some pair makes at least :math:`\beta` turns and some pair
+    fewer (otherwise that function's clamps change its boundaries). In between, this ramp is
+    linear in :math:`r`, the reference code's in the pair index :math:`i` (that is, in
+    :math:`\ln r`). With ``alpha=1, beta=4`` (and :math:`s = 8`, base 500000, :math:`L = 8192`)
+    this is the frequency scaling that Llama 3.1's released code applies (Hugging Face's
+    ``rope_type="llama3"``, which adds no attention scale).
     """
     d = check_even_dim("d", d)
     factor = check_finite_real("factor", factor, minimum=1.0)
@@ -293,10 +301,12 @@ def fit_score_curve(distances: ArrayLike, targets: ArrayLike, d: int, base: floa
 
     .. math:: \sum_s \big(a(\Delta_s) - y_s\big)^2 + \texttt{ridge}\,\sum_i |h_i|^2
 
-    (normal equations; the small ``ridge`` > 0 keeps it well posed: on :math:`[0, L]` the slowest
-    pairs look almost alike, and plain least squares would return arbitrarily large
-    :math:`h_i`). This is the experiment of Chen et al. (2023, fig. 2): a score curve that
-    behaves on the training range, like a trained head's. Returns ``(q, k)`` in the interleaved
+    (normal equations; the small ``ridge`` > 0 keeps it well posed: sampled on :math:`[0, L]`, the
+    columns of the slow and medium pairs — those with few turns in :math:`L` — are nearly linearly
+    dependent *together*, so many combinations of them are almost zero there, and plain least
+    squares would give those combinations arbitrarily large :math:`h_i`). This is the experiment
+    of Chen et al. (2023, fig. 2): a score curve that behaves on the training range, like a
+    trained head's. Returns ``(q, k)`` in the interleaved
     layout, with every query pair :math:`(1, 0)` and key pair :math:`(c_i, e_i)`, so that
     ``rope.score_curve(q, k, distances)`` is the fitted curve. ``frequencies`` replaces
     :math:`\theta_i = n^{-2i/d}` when given.

@@ -267,6 +267,12 @@ def sinusoidal_float32(positions: ArrayLike, d: int, base: float = 10000.0) -> N
     as ``exp(2i * (-ln(n)/d))``, the angles as their product, then ``sin``/``cos``. Compare with
     :func:`posenc_lib.encodings.sinusoidal_at` (angles in float64) to see the rounding error, which
     grows with the position. Positions must be non-negative.
+
+    Each step is rounded to the nearest float32: ``exp``, ``sin`` and ``cos`` are evaluated in
+    float64 and rounded, so the result is the same on every machine. (numpy's own float32 ``exp``
+    is off by an ulp or two for some inputs, depending on the CPU's vector instructions; one ulp
+    of a frequency near 1, times a position of 10⁷, moves an angle by about half a radian. Such
+    an implementation has errors of the same order, but not the same numbers.)
     """
     d = check_even_dim("d", d)
     base = check_base("base", base)
@@ -275,11 +281,12 @@ def sinusoidal_float32(positions: ArrayLike, d: int, base: float = 10000.0) -> N
         raise ValueError("positions must be non-negative")
     p32 = pos.astype(np.float32)[..., None]
     two_i = np.arange(0, d, 2, dtype=np.float32)
-    omega32 = np.exp(two_i * np.float32(-np.log(base) / d))
-    angles = p32 * omega32
+    exponent = two_i * np.float32(-np.log(base) / d)                  # float32 product
+    omega32 = np.exp(exponent.astype(np.float64)).astype(np.float32)  # correctly rounded exp
+    angles = (p32 * omega32).astype(np.float64)                       # float32 product
     out = np.empty(pos.shape + (d,), dtype=np.float32)
-    out[..., 0::2] = np.sin(angles)
-    out[..., 1::2] = np.cos(angles)
+    out[..., 0::2] = np.sin(angles).astype(np.float32)                # correctly rounded sin
+    out[..., 1::2] = np.cos(angles).astype(np.float32)
     return out
 
 

@@ -36,6 +36,7 @@ from . import _validate, alibi, attention, encodings, lab, relative, rope, rope_
 
 __all__ = ["DEFAULT_DIR", "cache_dir", "code_hash", "key", "key_of", "path_for", "spec", "train"]
 
+#: Where models are stored unless ``POSENC_TRAIN_CACHE`` says otherwise: ``posenc_lib/trained/``.
 DEFAULT_DIR = Path(__file__).resolve().parent / "trained"
 _CODE_MODULES = (lab, alibi, attention, encodings, relative, rope, rope_scaling, _validate)
 

@@ -1,4 +1,4 @@
-"""posenc_lib.alibi: slopes by the reference rule, the bias, seed 003's example 3."""
+"""posenc_lib.alibi: slopes by the reference rule, the bias, and the last row of a five-token example."""
 
 import numpy as np
 import pytest
@@ -54,7 +54,7 @@ def test_bias_per_head():
     (0.5, [0.058, 0.096, 0.158, 0.260, 0.429]),
     (0.1, [0.162, 0.179, 0.198, 0.219, 0.242]),
 ])
-def test_worked_example_3_last_row_weights(m, expected):
+def test_last_row_weights_of_five_tokens(m, expected):
     scores = np.zeros((5, 5))  # content scores all equal
     w = attention.softmax(scores + alibi.bias(5, m, causal=True))
     np.testing.assert_allclose(w[4], expected, atol=1e-3)
@@ -63,12 +63,12 @@ def test_worked_example_3_last_row_weights(m, expected):
     np.testing.assert_allclose(w[4], e / e.sum(), atol=1e-15)
 
 
-def test_problem_3_zero_slope_is_no_position():
+def test_zero_slope_is_no_position():
     w = attention.softmax(alibi.bias(6, 0.0, causal=False))
     np.testing.assert_allclose(w, 1 / 6)
 
 
-def test_problem_5_adding_instead_of_subtracting_prefers_far_tokens():
+def test_adding_instead_of_subtracting_prefers_far_tokens():
     w = attention.softmax(alibi.bias(6, -0.5, causal=True))
     assert np.argmax(w[5]) == 0  # the farthest key wins
 

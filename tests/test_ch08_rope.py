@@ -283,3 +283,33 @@ def test_to_rotate_half_cases_tell_the_inverse_apart():
     report = exercises.check_to_rotate_half(
         lambda x: x[..., rope.pairing_permutation(x.shape[-1], "half", "interleaved")])
     assert report.passed == 0, report.text()
+
+
+def test_rope_half_checker_names_the_wrong_axis_not_d_over_2():
+    # d taken from the rows: no case has as many rows as d/2, so it is never called "d/2"
+    report = exercises.check_rope_half(_cases._d_from_rows)
+    assert "x.shape[0]" in report.text() and "d/2" not in report.text(), report.text()
+    # 4i/d (np.arange(0, d, 2) doubled again) is named as such
+    report = exercises.check_rope_half(_cases._theta_from_arange_step_2)
+    assert "4i/d" in report.text() and "np.arange(0, d, 2)" in report.text(), report.text()
+
+
+def test_to_rotate_half_sorting_is_not_called_unchanged():
+    # the first case is not sorted, so an order-keeping answer is not mistaken for "unchanged"
+    report = exercises.check_to_rotate_half(lambda x: np.sort(x, axis=-1))
+    assert not report.ok and "unchanged" not in report.text(), report.text()
+
+
+# -- quick check: understanding, not recall; the answer not given away by its length ------------
+def test_chapter_quiz_asks_for_predictions_and_hides_the_answer_length():
+    from posenc_lib import quiz
+
+    questions = quiz.chapter(8).questions
+    assert sum(q.kind in ("predict", "compute") for q in questions) >= 3
+    longest = shortest = 0
+    for q in questions:
+        lengths = [len(o.text) for o in q.options]
+        right = lengths[q.correct_indices[0]]
+        longest += right == max(lengths)
+        shortest += right == min(lengths)
+    assert longest <= len(questions) / 3 and shortest <= len(questions) / 3, (longest, shortest)

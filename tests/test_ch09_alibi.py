@@ -204,6 +204,33 @@ def test_one_hint_per_failing_case(name):
             assert "max error" not in line or "1e+06" not in line, line
 
 
+def test_bias_checker_shows_minus_inf_not_its_internal_value():
+    # masked entries are compared as -1e6 inside the checker; messages must say -inf
+    def masks_everything(L, m, c):   # no hint matches: the generic "wrong values" message
+        return np.where(np.ones((L, L), bool), -np.inf, -m / 3 * np.abs(
+            np.arange(L)[:, None] - np.arange(L)[None, :]))
+
+    for student, needle in [
+        (lambda L, m, c: -m / 2 * np.abs(np.arange(L)[:, None] - np.arange(L)[None, :]),
+         "expected -inf (a masked key"),
+        (masks_everything, "got -inf (or another value at or below -1e6)"),
+    ]:
+        text = exercises.check_alibi_bias(student).text()
+        assert needle in text and "1e+06" not in text, text
+
+
+def test_slope_checker_catches_a_fixed_number_of_extra_heads():
+    # 6, 12 and 24 heads have H - P = P/2; 7 and 112 do not, so "always P/2 extras" fails
+    def half_p(H):
+        p = 1 << (H.bit_length() - 1)
+        s = [2.0 ** (-8.0 * h / p) for h in range(1, p + 1)]
+        return np.array(s + [2.0 ** (-4.0 * k / p) for k in range(1, p, 2)][: p // 2]
+                        if p != H else s)
+
+    r = exercises.check_alibi_slopes(half_p)
+    assert r.passed == r.total - 2 and "7 heads" in r.text() and "112 heads" in r.text()
+
+
 def test_bias_checker_does_not_blame_the_learner_for_its_own_conversion():
     r = exercises.check_alibi_bias(lambda L, m, c: [[0.0], [1.0, 2.0]])
     assert not r.ok and "raised" not in r.text() and "returned a" in r.text()
@@ -230,7 +257,7 @@ def test_solutions_in_the_notebook_pass():
 
 # -- figures return the numbers they draw -------------------------------------------------------
 def test_figures_draw_the_library_numbers():
-    out = figs.worked_example_bars(new_figure())
+    out = figs.last_row_bars(new_figure())
     np.testing.assert_allclose(out[0.5], alibi.weights(5, 0.5)[-1], atol=0)
     sign = figs.sign_comparison(new_figure(), seq_len=8, slope=0.5)
     assert np.argmax(list(sign.values())[2]) == 0 and np.argmax(list(sign.values())[0]) == 7

@@ -1,5 +1,6 @@
 """Chapter 11 (stretching RoPE): the frequencies override of rope, score curves, turns per pair,
-Position Interpolation's fit and bound, YaRN's ramp, the figures and the exercise checkers."""
+Position Interpolation's fit and bound, YaRN's two ramps (the paper's and the reference
+code's) and the figures. The exercise checkers are tested in tests/test_checkers.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, exercises, rope, rope_scaling
+from posenc_lib import encodings, rope, rope_scaling
 from posenc_lib.figures import scaling as scaling_figures
 from posenc_lib.plotting import new_figure
 
@@ -289,6 +290,9 @@ def test_static_figures_draw():
     assert len(fig.axes) == 4 and _n_axes_with_data(fig) == 4
     titles = [ax.get_title() for ax in fig.axes]
     assert "326 turns in training" in titles[0] and "0.103 turns" in titles[1]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == ["angles seen in training (offsets 0 … 2047)",
+                      "angles of the offsets 2048 … 4095 at inference"]
 
     rng = np.random.default_rng(0)
     dist = np.arange(129.0)
@@ -316,89 +320,130 @@ def test_explorer_titles_report_the_counts():
     assert fig.axes[1].get_title() == "kept 17, in between 24,\ninterpolated 23"
 
 
-# -- exercise checkers ------------------------------------------------------------------------
-def turns_solution(d, base, L):
-    omega = base ** (-2.0 * np.arange(d // 2) / d)
-    return L * omega / (2 * np.pi)
+# -- YaRN's two ramps: the paper's (linear in turns) and the reference code's (in the index) ----
+# (the exercise checkers are tested with the other chapters' in tests/test_checkers.py, from the
+# correct and wrong solutions in tests/exercises_cases/ch11.py)
+def test_yarn_turns_ramp_by_hand():
+    # Peng et al.: gamma(r) = 0 for r < alpha, 1 for r > beta, (r - alpha) / (beta - alpha) between
+    got = rope_scaling.yarn_turns_ramp([0.5, 1.0, 16.5, 32.0, 40.0])
+    np.testing.assert_allclose(got, [0.0, 0.0, 0.5, 1.0, 1.0], atol=1e-15)
+    np.testing.assert_allclose(rope_scaling.yarn_turns_ramp([2.0, 3.0], alpha=2, beta=4), [0, 0.5])
 
 
-def ntk_solution(d, base, factor):
-    new_base = base * factor ** (d / (d - 2))
-    return new_base ** (-2.0 * np.arange(d // 2) / d)
+def _paper_loops(d, factor, base, L, alpha=1.0, beta=32.0):
+    out = []
+    for i in range(d // 2):
+        theta = base ** (-2.0 * i / d)
+        r = L * theta / (2 * math.pi)
+        gamma = 0.0 if r < alpha else 1.0 if r > beta else (r - alpha) / (beta - alpha)
+        out.append((1 - gamma) * theta / factor + gamma * theta)
+    return np.array(out)
 
 
-def yarn_solution(d, base, factor, low, high):
-    omega = base ** (-2.0 * np.arange(d // 2) / d)
-    gamma = np.clip((np.arange(d // 2) - low) / (high - low), 0.0, 1.0)
-    return omega / factor * gamma + omega * (1.0 - gamma)
+@given(dims, factors, st.floats(1.5, 1e6), st.integers(2, 100_000))
+def test_paper_ramp_matches_the_paper_written_as_loops(d, factor, base, L):
+    omega, scale = rope_scaling.scaled_frequencies(d, factor, "yarn", base=base,
+                                                   original_max_len=L, ramp="turns")
+    np.testing.assert_allclose(omega, _paper_loops(d, factor, base, L), rtol=1e-12)
+    np.testing.assert_array_equal(omega, rope_scaling.yarn_paper_frequencies(d, factor, base, L))
+    assert scale == rope_scaling.scaled_frequencies(d, factor, "yarn", base=base,
+                                                    original_max_len=L)[1]
 
 
-def _omega(d, base):
-    return base ** (-2.0 * np.arange(d // 2) / d)
+@given(st.integers(2, 128).map(lambda k: 2 * k), st.floats(1.01, 64.0), st.floats(2.0, 1e6),
+       st.integers(64, 1_000_000))
+def test_both_ramps_keep_and_divide_the_same_pairs(d, factor, base, L):
+    """Unless a clamp of the reference code applies (no pair with 32 turns, or none under one)."""
+    r = rope_scaling.turns(d, base, L)
+    if not (r[0] >= 32 and r[-1] <= 1):
+        return
+    theta = encodings.frequencies(d, base)
+    code, _ = rope_scaling.scaled_frequencies(d, factor, "yarn", base=base, original_max_len=L)
+    paper, _ = rope_scaling.scaled_frequencies(d, factor, "yarn", base=base, original_max_len=L,
+                                               ramp="turns")
+    np.testing.assert_array_equal(code == theta, paper == theta)
+    divided = [np.isclose(x, theta / factor, rtol=1e-12, atol=0) for x in (code, paper)]
+    np.testing.assert_array_equal(*divided)
 
 
-@pytest.mark.parametrize("student, hint", [
-    (lambda d, b, L: L * _omega(d, b), "divide by 2*pi"),
-    (lambda d, b, L: L * _omega(d, b) / 360, "not degrees"),
-    (lambda d, b, L: 2 * np.pi / (_omega(d, b) * L), "the inverse"),
-    (lambda d, b, L: L * b ** (-np.arange(d // 2) / d) / (2 * np.pi), "uses 2i, not i"),
-    (lambda d, b, L: (L - 1) * _omega(d, b) / (2 * np.pi), "L positions"),
-])
-def test_turns_checker_hints(student, hint):
-    report = exercises.check_turns_per_pair(student)
-    assert not report.ok and hint in report.text()
+def _llama31_loops(d, factor=8.0, base=500000.0, old_context_len=8192, low_freq_factor=1.0,
+                   high_freq_factor=4.0):
+    """Llama 3.1's frequency scaling, written as Meta's released ``apply_scaling`` writes it:
+    keep wavelengths below L / 4, divide those above L by s, blend in between with
+    smooth = (L / wavelength - 1) / (4 - 1)."""
+    low_freq_wavelen = old_context_len / low_freq_factor
+    high_freq_wavelen = old_context_len / high_freq_factor
+    out = []
+    for i in range(d // 2):
+        freq = base ** (-2.0 * i / d)
+        wavelen = 2 * math.pi / freq
+        if wavelen < high_freq_wavelen:
+            out.append(freq)
+        elif wavelen > low_freq_wavelen:
+            out.append(freq / factor)
+        else:
+            smooth = (old_context_len / wavelen - low_freq_factor) / (
+                high_freq_factor - low_freq_factor)
+            out.append((1 - smooth) * freq / factor + smooth * freq)
+    return np.array(out)
 
 
-@pytest.mark.parametrize("student, hint", [
-    (lambda d, b, s: _omega(d, b * s), "not by s"),
-    (lambda d, b, s: _omega(d, b * s ** ((d - 2) / d)), "the exponent is d / (d - 2)"),
-    (lambda d, b, s: _omega(d, b) / s, "linear Position Interpolation"),
-    (lambda d, b, s: _omega(d, b / s ** (d / (d - 2))), "do not speed them up"),
-])
-def test_ntk_checker_hints(student, hint):
-    report = exercises.check_ntk_frequencies(student)
-    assert not report.ok and hint in report.text()
-    assert report.passed == 1  # only the s = 1 case, where every variant agrees
+def test_llama31_scaling_is_the_turns_ramp_with_thresholds_1_and_4():
+    """The chapter's claim: Llama 3.1's scaling is the paper's ramp form (linear in the turns)
+    with alpha = 1, beta = 4; on d = 128 it keeps pairs 0..28, ramps 29..34, divides 35..63."""
+    got = rope_scaling.yarn_paper_frequencies(128, 8.0, 500000.0, 8192, alpha=1.0, beta=4.0)
+    np.testing.assert_allclose(got, _llama31_loops(128), rtol=1e-12)
+    theta = encodings.frequencies(128, 500000.0)
+    kept = np.flatnonzero(got == theta)
+    divided = np.flatnonzero(np.isclose(got, theta / 8, rtol=1e-12, atol=0))
+    assert (kept[0], kept[-1], divided[0], divided[-1]) == (0, 28, 35, 63)
 
 
-def _yarn_variant(ramp=None, *, up=False, waves=False):
-    def f(d, base, factor, low, high):
-        omega = _omega(d, base)
-        i = np.arange(d // 2)
-        g = ramp(i, low, high) if ramp else np.clip((i - low) / (high - low), 0, 1)
-        if waves:
-            return 1.0 / ((1.0 - g) / omega + factor * g / omega)
-        return (omega * factor if up else omega / factor) * g + omega * (1 - g)
-    return f
+def test_the_two_ramps_differ_on_the_chapter_head():
+    """d = 128, n = 10000, L = 2048, s = 8: the share interpolated at pairs 20, 25, 30."""
+    theta = encodings.frequencies(128)
+    code, _ = rope_scaling.scaled_frequencies(128, 8.0, "yarn")
+    paper, _ = rope_scaling.scaled_frequencies(128, 8.0, "yarn", ramp="turns")
+    share = lambda x: (theta - x) / (theta - theta / 8)  # noqa: E731
+    # code: (i - 16) / 25; paper: 1 - (r_i - 1) / 31
+    r = rope_scaling.turns(128)
+    for i in (20, 25, 30):
+        assert share(code)[i] == pytest.approx((i - 16) / 25, rel=1e-12)
+        assert share(paper)[i] == pytest.approx(1 - (r[i] - 1) / 31, rel=1e-12)
+    assert round(float(share(code)[30]), 2) == 0.56 and round(float(share(paper)[30]), 2) == 0.89
 
 
-@pytest.mark.parametrize("student, hint", [
-    (_yarn_variant(lambda i, lo, hi: (i - lo) / (hi - lo)), "clip the ramp"),
-    (_yarn_variant(lambda i, lo, hi: 1 - np.clip((i - lo) / (hi - lo), 0, 1)), "wrong way round"),
-    (_yarn_variant(up=True), "not multiplying"),
-    (_yarn_variant(waves=True), "not the wavelengths"),
-    (lambda d, b, s, lo, hi: _omega(d, b) / s, "plain Position Interpolation"),
-])
-def test_yarn_checker_hints(student, hint):
-    report = exercises.check_yarn_frequencies(student)
-    assert not report.ok and hint in report.text()
+def test_the_toy_head_shows_the_clamp():
+    """d = 16, L = 32: no pair turns 32 times; the code keeps pair 0 (low clamped at 0), the
+    paper interpolates it most of the way."""
+    r = rope_scaling.turns(16, 10000.0, 32)
+    assert r.max() < 32 and rope_scaling.yarn_correction_range(16, 10000.0, 32)[0] == 0
+    code, _ = rope_scaling.scaled_frequencies(16, 2.0, "yarn", original_max_len=32)
+    paper, _ = rope_scaling.scaled_frequencies(16, 2.0, "yarn", original_max_len=32, ramp="turns")
+    assert code[0] == 1.0
+    assert paper[0] == pytest.approx(1 - (1 - (r[0] - 1) / 31) / 2, rel=1e-12)
 
 
-def test_checkers_accept_the_solutions_and_greet_the_stubs():
-    assert exercises.check_turns_per_pair(turns_solution).ok
-    assert exercises.check_ntk_frequencies(ntk_solution).ok
-    assert exercises.check_yarn_frequencies(yarn_solution).ok
+def test_ramp_validation():
+    with pytest.raises(ValueError, match=r"ramp must be one of 'index', 'turns', got 'paper'"):
+        rope_scaling.scaled_frequencies(16, 2.0, "yarn", ramp="paper")
+    with pytest.raises(ValueError, match=r"ramp must be one of"):
+        rope_scaling.scaled_frequencies(16, 2.0, "linear", ramp=None)
+    with pytest.raises(ValueError, match=r"beta must be > alpha, got alpha=32, beta=1"):
+        rope_scaling.yarn_turns_ramp([1.0], alpha=32.0, beta=1.0)
+    with pytest.raises(ValueError, match="r must contain only finite values"):
+        rope_scaling.yarn_turns_ramp([np.nan])
+    # the default is the reference code's ramp, so existing callers are unchanged
+    np.testing.assert_array_equal(
+        rope_scaling.scaled_frequencies(64, 4.0, "yarn")[0],
+        rope_scaling.scaled_frequencies(64, 4.0, "yarn", ramp="index")[0])
 
-    def stub(*args):
-        ...  # what the chapter's exercise cells start with
 
-    for check in (exercises.check_turns_per_pair, exercises.check_ntk_frequencies,
-                  exercises.check_yarn_frequencies):
-        report = check(stub)
-        assert not report.ok and report.passed == 0
-        assert "replace `...` with code" in report.text()
-        report = check(lambda *a: (_ for _ in ()).throw(NotImplementedError))
-        assert "Not implemented yet" in report.text()
+def test_yarn_ramps_figure_draws():
+    fig = new_figure(8.0, 3.4)
+    scaling_figures.yarn_ramps(fig)
+    assert len(fig.axes) == 2 and all(len(ax.lines) >= 2 for ax in fig.axes)
+    assert fig.axes[0].get_title() == "d = 128, n = 10000, L = 2048, s = 8"
 
 
 def test_explorer_blitting_matches_a_fresh_drawing():

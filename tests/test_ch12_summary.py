@@ -63,6 +63,11 @@ def test_method_fields_are_consistent():
         # "none ..." in the text exactly when nothing is learned
         assert m.params.startswith("none") == (
             catalogue.position_parameters(m.key, 512, 64, 4, 2) == 0), m.key
+        # relative is "not applicable" exactly for the method without any position
+        assert (m.relative is None) == (m.acts_on == "nowhere"), m.key
+        assert m.relative is not True or m.acts_on in ("queries-keys", "scores"), m.key
+        if m.venue_year is not None:
+            assert m.venue and m.venue_year >= m.year
 
 
 def test_every_lab_scheme_has_exactly_one_method():
@@ -72,7 +77,9 @@ def test_every_lab_scheme_has_exactly_one_method():
 
 
 def test_model_lists_of_the_brief():
-    assert catalogue.method("learned").models == ("BERT", "GPT-2")
+    assert catalogue.method("learned").models == ("GPT", "BERT", "GPT-2")
+    assert catalogue.method("yarn").models == ("DeepSeek-V2", "Qwen2.5")
+    assert catalogue.method("rope").venue_year == 2024  # Neurocomputing, three years after arXiv
     assert set(catalogue.method("rope").models) >= {"GPT-J", "GPT-NeoX-20B", "LLaMA", "PaLM"}
     assert set(catalogue.method("alibi").models) == {"BLOOM", "MPT"}
     assert catalogue.method("t5").models == ("T5",)
@@ -101,6 +108,12 @@ def test_method_lookup_and_validation():
     with pytest.raises(ValueError, match="month must be in 1..12, got 13"):
         catalogue.Method("k", "n", 1, "input", True, "none", (), (), "p", 2020, 13, "c", None,
                          None, "b")
+    with pytest.raises(ValueError, match="give both venue and venue_year"):
+        catalogue.Method("k", "n", 1, "input", True, "none", (), (), "p", 2020, 1, "c", None,
+                         None, "b", venue="ICLR")
+    with pytest.raises(ValueError, match="venue_year 2019 is before the first version"):
+        catalogue.Method("k", "n", 1, "input", True, "none", (), (), "p", 2020, 1, "c", None,
+                         None, "b", venue="ICLR", venue_year=2019)
 
 
 # -- parameter counts ---------------------------------------------------------------------------
@@ -108,8 +121,12 @@ def test_parameter_counts_known_values():
     assert catalogue.position_parameters("learned", 512, 768, 12, 12) == 393_216  # BERT-base
     assert catalogue.position_parameters("learned", 1024, 768, 12, 12) == 786_432  # GPT-2 small
     assert catalogue.position_parameters("t5", 512, 768, 12, 12) == 384
-    # Shaw: 6 layers x (key + value) x 33 offsets x 64 = 25344
+    # Shaw, heads sharing: 6 layers x (key + value) x 33 offsets x 64 = 25344
     assert catalogue.position_parameters("shaw", 512, 512, 8, 6) == 25_344
+    # Shaw et al.'s base model: "unique edge representations per layer and head" (8 heads)
+    assert catalogue.position_parameters("shaw", 512, 512, 8, 6, shaw_per_head=True) == 202_752
+    # their big model: k = 8, d = 1024, 16 heads of 64, shared: 6 x 2 x 17 x 64
+    assert catalogue.position_parameters("shaw", 512, 1024, 16, 6, shaw_k=8) == 13_056
     for key in ("sinusoidal", "rope", "alibi", "nope", "pi", "ntk", "abf", "yarn"):
         assert catalogue.position_parameters(key, 2048, 4096, 32, 32) == 0
 
@@ -153,6 +170,7 @@ def test_parameter_counts_agree_with_the_lab_and_relative_modules():
     (("learned", 8, 8.0, 1, 1), TypeError, "d must be a positive integer"),
     (("shaw", 8, 8, 1, 1, -1), ValueError, "shaw_k must be a non-negative integer, got -1"),
     (("t5", 8, 8, 1, 0), ValueError, "n_layers must be a positive integer, got 0"),
+    (("shaw", 8, 8, 1, 1, 16, 32, "yes"), TypeError, "shaw_per_head must be True or False"),
 ])
 def test_parameter_count_validation(args, exc, msg):
     with pytest.raises(exc, match=msg):
@@ -178,6 +196,10 @@ def test_table_without_measurements():
     text = t.text()
     assert text.splitlines()[0].startswith("method, chapter ")
     assert "RoPE (rotary), ch. 8" in text and "Gehring et al. 2017" in text
+    assert t.header[-2:] == ["used by (examples)", "key paper"]
+    rel = {row[0].split(",")[0]: row[2] for row in t.rows}
+    assert rel["NoPE (no encoding)"] == "n/a" and rel["RoPE (rotary)"] == "yes"
+    assert rel["Sinusoidal"] == "no" and "n/a: NoPE has no position at all" in t.caption
     md = t.markdown().splitlines()
     assert all(line.count("|") == md[0].count("|") for line in md[:len(t.rows) + 2])
     bundle = t._repr_mimebundle_()
@@ -229,7 +251,7 @@ def test_timeline_is_in_date_order_and_complete():
     dates = [(e.year, e.month) for e in catalogue.TIMELINE]
     assert dates == sorted(dates)
     assert {m.cite for m in catalogue.METHODS} <= {e.cite for e in catalogue.TIMELINE}
-    assert {"devlin2019bert", "radford2019gpt2", "kazemnejad2023nope"} <= {
+    assert {"radford2018gpt", "devlin2019bert", "radford2019gpt2", "kazemnejad2023nope"} <= {
         e.cite for e in catalogue.TIMELINE}
     assert {e.kind for e in catalogue.TIMELINE} == {"method", "model", "study"}
     assert all(e.acts_on in catalogue.WHERE for e in catalogue.TIMELINE)
@@ -242,9 +264,20 @@ def test_timeline_is_in_date_order_and_complete():
 
 def test_rope_bases():
     bases = {k: b for k, (b, _) in catalogue.ROPE_BASES.items()}
-    assert bases == {"LLaMA": 10_000.0, "Llama 2 Long": 500_000.0, "Code Llama": 1_000_000.0}
+    assert bases == {"LLaMA": 10_000.0, "Llama 2": 10_000.0, "Llama 2 Long": 500_000.0,
+                     "Code Llama": 1_000_000.0, "Llama 3": 500_000.0}
+    assert catalogue.ROPE_REPORTED_REACH == {"Code Llama": (100_000, "roziere2023codellama")}
     slowest = [encodings.wavelengths(128, b)[-1] for b in sorted(bases.values())]
     assert slowest == sorted(slowest)
+    contexts = {k: n for k, (n, _) in catalogue.ROPE_CONTEXTS.items()}
+    assert contexts == {"LLaMA": 2048, "Llama 2": 4096, "Llama 2 Long": 32_768,
+                        "Code Llama": 16_384}
+    # a larger base leaves more pairs under one turn, even at the longer training length
+    from posenc_lib import rope_scaling
+    under = {k: int((rope_scaling.turns(128, bases[k], n) < 1).sum()) for k, n in contexts.items()}
+    # (a count at each model's own length: past that length, every such pair leaves its trained
+    # arc by the same factor whatever the base, so these counts do not rank the bases)
+    assert under == {"LLaMA": 23, "Llama 2": 18, "Llama 2 Long": 22, "Code Llama": 27}
 
 
 # -- probing layers -----------------------------------------------------------------------------
@@ -277,6 +310,17 @@ def test_relative_layers_ignore_a_shift_of_all_positions(scheme, shift, seed):
     p = np.array([0, 1, 3, 4, 8])
     same = np.allclose(layer(x, p), layer(x, p + shift), atol=1e-10)
     assert same == (scheme != "sinusoidal")
+
+
+def test_learned_table_is_drawn_independently_of_the_weights():
+    # the table must not repeat W_Q or W_K (an earlier version drew both from the same seed)
+    layer = catalogue.position_layer("learned", seed=0)
+    rng = np.random.default_rng(0)
+    w_q = rng.standard_normal((16, 16)) / 4
+    w_k = rng.standard_normal((16, 16)) / 4
+    e = layer(np.zeros((16, 16)), np.arange(16))  # the table alone: (P W_Q)(P W_K)^T / 4
+    p_repeating_wq = 4 * w_q                         # rows 0..15 if the table reused W_Q's draw
+    assert not np.allclose(e, (p_repeating_wq @ w_q) @ (p_repeating_wq @ w_k).T / 4)
 
 
 def test_layers_against_direct_formulas():
@@ -438,7 +482,7 @@ def no_zero_probe(layer):
 
 @pytest.mark.parametrize("student, expect", [
     (good_acts_where, "all 8 checks passed"),
-    (shift_probe, "If you compared p with p + c"),
+    (shift_probe, "a shift p -> p + c keeps every distance"),
     (no_zero_probe, "feed x = 0 and its logits vanish"),
     (lambda layer: "scores" if good_acts_where(layer) == "input" else good_acts_where(layer),
      "Tell them apart by whether the position effect depends on the content"),
@@ -447,7 +491,7 @@ def no_zero_probe(layer):
     (lambda layer: "input" if good_acts_where(layer) == "nowhere" else good_acts_where(layer),
      "this layer ignores its positions"),
     (lambda layer: "rotary", "return one of 'input', 'queries-keys', 'scores', 'nowhere'"),
-    (lambda layer: None, "Not implemented yet"),
+    (lambda layer: None, "did you forget `return`"),
     (lambda layer: layer(np.zeros((3, 5)), np.arange(3)), "your function raised ValueError"),
 ])
 def test_acts_where_checker(student, expect):
@@ -460,33 +504,39 @@ def test_acts_where_stub_and_bad_argument():
     def acts_where(layer):
         ...  # the notebook's stub
 
-    assert "Not implemented yet" in exercises.check_acts_where(acts_where).text()
+    assert "returned None" in exercises.check_acts_where(acts_where).text()
     with pytest.raises(TypeError, match="pass your function itself"):
         exercises.check_acts_where("input")
 
 
-def good_params(scheme, max_len, d, n_heads, n_layers):
-    return {"learned": max_len * d, "shaw": n_layers * 2 * 33 * (d // n_heads),
+def good_params(scheme, max_len, d, n_heads, n_layers, k=16):
+    return {"learned": max_len * d, "shaw": n_layers * 2 * (2 * k + 1) * (d // n_heads),
             "t5": n_heads * 32}.get(scheme, 0)
 
 
 def _patched(scheme, fn):
-    return lambda s, L, d, h, n: fn(L, d, h, n) if s == scheme else good_params(s, L, d, h, n)
+    return lambda s, L, d, h, n, k=16: (fn(L, d, h, n) if s == scheme
+                                        else good_params(s, L, d, h, n, k))
 
 
 @pytest.mark.parametrize("student, expect", [
-    (good_params, "all 7 checks passed"),
+    (good_params, "all 11 checks passed"),
     (_patched("t5", lambda L, d, h, n: n * h * 32), "shares it with every layer"),
     (_patched("shaw", lambda L, d, h, n: n * 33 * (d // h)), "one added to the keys and one to"),
-    (_patched("shaw", lambda L, d, h, n: n * 2 * 33 * d), "the size of one head, d/H"),
+    (_patched("shaw", lambda L, d, h, n: n * 2 * 33 * d), "as in Shaw et al.'s base model"),
     (_patched("shaw", lambda L, d, h, n: n * 2 * 32 * (d // h)), "count the offset 0 too"),
     (_patched("shaw", lambda L, d, h, n: 2 * 33 * (d // h)), "multiply by the number of layers"),
     (_patched("rope", lambda L, d, h, n: d // 2), "RoPE adds no parameters"),
     (_patched("alibi", lambda L, d, h, n: h), "fixed before training"),
     (_patched("learned", lambda L, d, h, n: n * L * d), "added once, to the input"),
     (_patched("sinusoidal", lambda L, d, h, n: L * d), "computed from a formula"),
-    (lambda *a: None, "Not implemented yet"),
+    (lambda *a: None, "did you forget `return`"),
     (lambda s, *a: "many" if s == "t5" else good_params(s, *a), "return a number of parameters"),
+    (_patched("t5", lambda L, d, h, n: n * 32), "not of layers"),
+    (lambda *a: good_params(*a) + 0.5, "not a whole number"),
+    (lambda s, L, d, h, n, k=16: good_params(s, L, d, h, n, 16), "this case has k = 8"),
+    (lambda s, L, d, h, n, k=16: (n * 2 * (2 * k + 1) * 64 if s == "shaw"
+                                  else good_params(s, L, d, h, n, k)), "Compute it from d and H"),
 ])
 def test_position_params_checker(student, expect):
     report = exercises.check_position_params(student)

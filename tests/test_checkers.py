@@ -108,3 +108,25 @@ def test_checker_never_crashes(name: str):
         if label in ("None", "raises", "todo", "a string", "a ragged list", "a dict", "NaN",
                      "inf", "wrong shape"):
             assert not report.ok, f"{name} accepted {label}: {report.text()}"
+
+
+def test_integer_dtype_and_tuple_results_are_named():
+    def reference(n):
+        return np.sin(np.arange(n, dtype=float))
+
+    def truncated(n):                    # np.zeros(n, dtype=int) filled in a loop
+        out = np.zeros(n, dtype=int)
+        for p in range(n):
+            out[p] = np.sin(p)
+        return out
+
+    cases = [("n = 4", (4,)), ("n = 6", (6,))]
+    report = exercises.run_checks("sine", truncated, reference, cases)
+    assert not report.ok and "integer dtype (int64)" in report.text(), report.text()
+    report = exercises.run_checks("sine", lambda n: (reference(n), 1), reference, cases)
+    assert not report.ok and "a tuple of 2 items" in report.text(), report.text()
+
+    def counts(n):                       # whole numbers expected: an integer result is right
+        return np.arange(n)
+
+    assert exercises.run_checks("counts", lambda n: list(range(n)), counts, cases).ok

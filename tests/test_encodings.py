@@ -1,4 +1,4 @@
-"""posenc_lib.encodings: known values (seed 003's worked examples), properties, validation."""
+"""posenc_lib.encodings: known values (worked by hand), properties, validation."""
 
 import math
 

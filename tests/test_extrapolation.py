@@ -108,6 +108,67 @@ def test_trained_model_validation():
         X.trained_model("rope", progress=1)
 
 
+def test_a_sweep_of_fewer_schemes_reuses_a_wider_one():
+    wide = X.length_sweep("copy_back", positions=("none", "alibi"), factors=(1, 2), seed=6,
+                          n_sequences=4, steps=TINY)
+    narrow = X.length_sweep("copy_back", positions=("alibi",), factors=(1, 2), seed=6,
+                            n_sequences=4, steps=TINY)
+    assert narrow.positions == ("alibi",) and narrow.accuracy["alibi"] == wide.accuracy["alibi"]
+    X.clear_cache()
+    fresh = X.length_sweep("copy_back", positions=("alibi",), factors=(1, 2), seed=6,
+                           n_sequences=4, steps=TINY)
+    assert fresh.accuracy == narrow.accuracy
+
+
+def test_seed_sweep_collects_one_sweep_per_seed_and_their_spread():
+    r = X.seed_sweep("copy_back", positions=("learned", "alibi"), factors=(1, 2), seeds=(3, 4),
+                     n_sequences=4, steps=TINY)
+    assert r.seeds == (3, 4) and r.lengths == (32, 64) and r.positions == ("learned", "alibi")
+    assert r.runs[0] is X.length_sweep("copy_back", ("learned", "alibi"), (1, 2), 3, 4,
+                                       steps=TINY)
+    v = r.values("alibi")
+    assert v.shape == (2, 2)
+    np.testing.assert_array_equal(v, np.array(r.per_seed["alibi"]))
+    np.testing.assert_allclose(r.low["alibi"], v.min(0))
+    np.testing.assert_allclose(r.high["alibi"], v.max(0))
+    np.testing.assert_allclose(r.mean["alibi"], v.mean(0))
+    assert math.isnan(r.low["learned"][1]) and not math.isnan(r.low["learned"][0])
+    lines = r.table().splitlines()
+    assert lines[0].startswith("copy_back: lowest–highest accuracy over seeds 3, 4")
+    assert lines[3].split()[0] == "learned" and lines[3].split()[2] == "n/a"
+    assert repr(r) == r.table() and len({len(line) for line in lines[1:]}) == 1
+    with pytest.raises(ValueError, match="scheme must be one of"):
+        r.values("rope")
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(seeds=()), ValueError, "seeds must hold at least one seed"),
+    (dict(seeds="01"), TypeError, "seeds must be a sequence"),
+    (dict(seeds=(1, 1)), ValueError, "seeds must not repeat"),
+    (dict(seeds=(0, -1)), ValueError, r"seeds\[1\] must be a non-negative integer"),
+])
+def test_seed_sweep_validation(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        X.seed_sweep("copy_back", positions=("alibi",), factors=(1,), steps=TINY, **kwargs)
+
+
+def test_store_reads_and_writes_a_longer_run_through_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("POSENC_TRAIN_CACHE", str(tmp_path))
+    monkeypatch.delenv("POSENC_TRAIN_CACHE_MISS", raising=False)
+    stored = X.trained_model("alibi", "copy_back", 5, steps=TINY, store=True, progress=False)
+    assert len(list(tmp_path.glob("alibi-copy_back-*.npz"))) == 1
+    for v in stored.params.values():  # stored weights are float32
+        np.testing.assert_array_equal(v, v.astype(np.float32))
+    fresh = X.trained_model("alibi", "copy_back", 5, steps=TINY, progress=False)
+    assert fresh is not stored  # store=None with steps: trained afresh, memoised separately
+    X.clear_cache()
+    again = X.trained_model("alibi", "copy_back", 5, steps=TINY, store=True, progress=False)
+    for k in stored.params:
+        np.testing.assert_array_equal(again.params[k], stored.params[k])
+    with pytest.raises(TypeError, match="store must be a bool or None, got 1"):
+        X.trained_model("alibi", steps=TINY, store=1)
+
+
 def test_table_digits_validation():
     r = X.SweepResult("copy_back", 32, (32,), ("rope",), {"rope": (0.5,)}, {"rope": 1.0})
     with pytest.raises(ValueError, match="digits must be a non-negative integer, got -1"):

@@ -96,10 +96,10 @@ def _float_array(a: Any) -> np.ndarray | None:
             warnings.simplefilter("ignore")
             raw = np.asarray(a)
             if raw.dtype.kind not in "biuf":  # complex, strings, objects, …: not real numbers
-                if raw.dtype.kind != "O":
+                if raw.dtype.kind != "O" or any(x is None for x in raw.flat):
                     return None
             out = np.asarray(a, dtype=float)
-    except (TypeError, ValueError, OverflowError):
+    except Exception:  # whatever the learner's object does when converted: not numbers
         return None
     return out
 
@@ -115,11 +115,11 @@ def close(a: Any, b: Any, atol: float = 1e-6, rtol: float = 1e-6) -> bool:
 TODO_MESSAGE = "Not implemented yet: replace `...` with code."
 
 _FP_EVENTS = {
-    "divide by zero": "a division by zero",
+    "divide by zero": "a division by zero (or the log of 0)",
     "overflow": "an overflow (a number too large for its float type, such as exp of a large "
                 "score)",
-    "invalid value": "an invalid operation (0/0, inf - inf, or the square root or log of a "
-                     "negative number)",
+    "invalid value": "an invalid operation (0/0, 0 × inf, inf − inf, or the square root or "
+                     "log of a negative number)",
 }
 
 
@@ -169,14 +169,50 @@ def _safe(wrong: Callable[..., Any], args: Sequence[Any]) -> Any:
 
 
 def _describe(got: Any) -> str:
+    if isinstance(got, (list, tuple, np.ndarray)):
+        try:
+            if any(x is None for x in np.asarray(got, dtype=object).flat):
+                return "a result containing None (a missing `return` somewhere?)"
+        except Exception:  # a ragged list or an odd object: described below
+            pass
     if isinstance(got, np.ndarray):
         return f"an array of dtype {got.dtype} and shape {got.shape}"
     try:
         if isinstance(got, complex) or np.iscomplexobj(got):
             return "complex numbers"
-    except (TypeError, ValueError):  # a ragged list
-        return "a ragged list (rows of different lengths)"
+    except Exception:  # a ragged list, or an object numpy cannot read
+        if isinstance(got, tuple):
+            return (f"a tuple of {len(got)} items of different shapes (return one array, "
+                    "not a tuple)")
+        return (f"a ragged {type(got).__name__} (rows of different lengths)"
+                if isinstance(got, list)
+                else f"a {type(got).__name__}")
     return f"a {type(got).__name__}"
+
+
+def _whole_numbers(a: Any) -> bool:
+    """True if ``a`` holds only whole numbers (a diagnosis about rounding or counting)."""
+    try:
+        arr = np.asarray(a, dtype=float)
+    except Exception:  # not numeric
+        return False
+    return bool(np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
+
+
+def _integer_message(got: Any, expected: Any) -> str:
+    """Say so when the learner's result holds whole numbers only because of an integer dtype."""
+    try:
+        arr = np.asarray(got)
+        exp = np.asarray(expected, dtype=float)
+    except Exception:  # not array-like: described elsewhere
+        return ""
+    if arr.dtype.kind not in "iub" or arr.ndim == 0 or arr.shape != exp.shape or exp.size == 0:
+        return ""
+    if not np.all(np.isfinite(exp)) or np.all(exp == np.round(exp)):
+        return ""  # whole numbers are the expected answer here
+    return (f"your result has an integer dtype ({arr.dtype}), so every value was cut to a whole "
+            "number. Build it with a float dtype: np.zeros(shape) instead of "
+            "np.zeros(shape, dtype=int) or np.zeros_like(an integer array).")
 
 
 def run_checks(title: str, student: Callable[..., Any], reference: Callable[..., Any],
@@ -214,13 +250,24 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
             messages.append(f"{name}: your function raised {got}")
             continue
         if got is None:
-            return Report(title, 0, len(cases),
-                          ["Your function returned None: replace `...` with code that returns "
-                           "the result (did you forget `return`?)."])
+            if passed == 0 and not messages:  # the very first case: most likely a stub
+                return Report(title, 0, len(cases),
+                              ["Your function returned None: replace `...` with code that "
+                               "returns the result (did you forget `return`?)."])
+            messages.append(f"{name}: your function returned None here (a path through it "
+                            "without a `return`?).")
+            continue
         if close(got, expected, atol=atol, rtol=atol):
             passed += 1
             continue
         matched = [d for d in diagnoses if close(got, _safe(d.wrong, args), atol=atol, rtol=atol)]
+        truncated = _integer_message(got, expected)
+        if truncated:
+            # an integer result matches a float diagnosis only by accident (all zeros, say)
+            matched = [d for d in matched if _whole_numbers(_safe(d.wrong, args))]
+            if not matched:
+                messages.append(f"{name}: {truncated}")
+                continue
         accepted = [d for d in matched if d.accept]
         if accepted:
             passed += 1

@@ -2,7 +2,8 @@
 
 Close-but-valid answers: ``np.linspace(0, 1, L)``, Python lists and float32 arrays agree with the
 reference to within the checkers' tolerance (1e-6) and simply pass; so does the RMS ratio
-(both norms divided by √d) in :func:`check_norm_ratio`, which is the same number.
+(both norms divided by √d) in :func:`check_norm_ratio`, which is the same number. float16 results
+(about 3 significant digits) are too coarse: they fail, with a hint that names float16.
 """
 
 from __future__ import annotations
@@ -14,6 +15,29 @@ import numpy as np
 
 from .. import encodings as _enc
 from ._core import Diagnosis, Report, run_checks
+
+_FLOAT16 = ("your result is float16, which keeps only about 3 significant digits: compute in "
+            "float64 (numpy's default) or float32.")
+
+
+def _checked(title: str, student: Callable[..., Any], *args: Any, **kwargs: Any) -> Report:
+    """:func:`run_checks`, plus a float16 hint when the learner's results were float16."""
+    if not callable(student):
+        return run_checks(title, student, *args, **kwargs)     # its friendly TypeError
+    dtypes: set[str] = set()
+
+    def recording(*call_args: Any) -> Any:
+        out = student(*call_args)
+        try:
+            dtypes.add(np.dtype(getattr(out, "dtype")).name)
+        except Exception:  # no dtype, or an odd one: nothing to record
+            pass
+        return out
+
+    report = run_checks(title, recording, *args, **kwargs)
+    if not report.ok and "float16" in dtypes:
+        report.messages.append("Hint: " + _FLOAT16)
+    return report
 
 __all__ = ["check_norm_ratio", "check_normalized_positions"]
 
@@ -35,7 +59,9 @@ def check_normalized_positions(student: Callable[[int], Any]) -> Report:
     """Exercise: ``normalized_positions(seq_len)`` = ``[0, 1/(L-1), ..., 1]`` (``[0.]`` for L = 1).
 
     Cases L = 5, 2, 500 and 1. Raw positions agree with the answer for L = 2 and L = 1, so L = 5
-    and L = 500 are there to catch them; L = 1 catches a missing guard against 0/0.
+    and L = 500 are there to catch them; L = 1 catches a missing guard against 0/0 (its hint is
+    given whenever only the one-token case divides by zero or holds inf/NaN); L = 500 catches
+    float16 results.
     """
     cases = [("L = 5", (5,)), ("L = 2", (2,)), ("L = 500", (500,)), ("L = 1 (one token)", (1,))]
     diagnoses = [
@@ -44,7 +70,7 @@ def check_normalized_positions(student: Callable[[int], Any]) -> Report:
         Diagnosis(lambda L: np.arange(1, L + 1) / L if L > 1 else None,   # L = 1: see below
                   "positions start at 0 in this book (np.arange(L)), so the first token gets 0 "
                   "and the last, L - 1, gets 1."),
-        Diagnosis(lambda L: np.arange(1, L + 1) / (L - 1),
+        Diagnosis(lambda L: np.arange(1, L + 1) / (L - 1) if L > 1 else None,  # L = 1: 0/0 hint
                   "your positions run from 1 to L: start at 0 (np.arange(L)), so the first "
                   "token gets 0 and the last, L - 1, gets exactly 1."),
         Diagnosis(lambda L: np.arange(L, dtype=float),
@@ -52,20 +78,23 @@ def check_normalized_positions(student: Callable[[int], Any]) -> Report:
         Diagnosis(lambda L: np.arange(L)[::-1] / max(L - 1, 1),
                   "the values are reversed: the first token (position 0) gets 0, the last gets 1."),
         Diagnosis(lambda L: np.arange(L) // max(L - 1, 1),
-                  "use true division `/`, not integer division `//` (which rounds every value but the last down to 0)."),
+                  "use true division `/`, not integer division `//` (which rounds every value "
+                  "but the last down to 0)."),
         Diagnosis(lambda L: _unless_one(L, np.ones(1)),
                   "the only token of a one-token sentence is at position 0, so it gets 0: "
                   "return [0.0]."),
         Diagnosis(lambda L: _unless_one(L, 0.0),
                   "for L = 1 return an array holding one number, [0.0], not a bare number."),
     ]
-    report = run_checks("normalized_positions", student, _normalized_ref, cases, diagnoses)
+    report = _checked("normalized_positions", student, _normalized_ref, cases, diagnoses)
     one = [m for m in report.messages if m.startswith("L = 1")]
     others = [m for m in report.messages if not m.startswith("L = 1")]
-    divided_by_zero = any("ZeroDivisionError" in m or
-                          ("numpy reported" in m and ("division by zero" in m or
-                                                      "invalid operation" in m)) for m in one)
-    if divided_by_zero and not any("ZeroDivisionError" in m for m in others):
+
+    def broken(m: str) -> bool:  # a division by zero, or a result holding inf or NaN
+        return "ZeroDivisionError" in m or "inf or NaN" in m
+
+    # only the one-token case divides by zero (or gives inf/NaN): the guard for L = 1 is missing
+    if any(broken(m) for m in one) and not any(broken(m) for m in others):
         report.messages.append("Hint: " + _ONE_TOKEN_DIV0)
     return report
 
@@ -115,4 +144,4 @@ def check_norm_ratio(student: Callable[[np.ndarray, np.ndarray], Any]) -> Report
         Diagnosis(lambda w, p: (np.linalg.norm(p, axis=1) / np.linalg.norm(w, axis=1))[:, None],
                   "return a 1-D array of L ratios (shape (L,)), not a column of shape (L, 1)."),
     ]
-    return run_checks("norm_ratio", student, _ratio_ref, cases, diagnoses)
+    return _checked("norm_ratio", student, _ratio_ref, cases, diagnoses)

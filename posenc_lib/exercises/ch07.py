@@ -1,10 +1,11 @@
 """Exercise checkers for chapter 7 (learned and relative position encodings).
 
 Both exercises return *indices* (a row of Shaw et al.'s table, a T5 bucket), so besides the
-values each checker demands an integer array: a float array of the right numbers cannot index
-the table of learned vectors (``table[ids]`` raises ``IndexError``). A nested list of Python
-ints is fine. The learner's function gets copies of the arguments, so an answer that modifies
-its input in place cannot change the reference or the hints.
+values each checker demands a numpy array of integers: a float array of the right numbers cannot
+index the table of learned vectors (``table[ids]`` raises ``IndexError``), and a tuple would be
+read as one index per axis. Lists and tuples are therefore rejected too, with a hint to wrap the
+result in ``np.array``. The learner's function gets copies of the arguments, so an answer that
+modifies its input in place cannot change the reference or the hints.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _dtype_of(result: Any) -> np.dtype | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             arr = np.asarray(result)
-    except (TypeError, ValueError):
+    except Exception:  # whatever the learner's object does when converted: not numbers
         return None
     return arr.dtype if arr.dtype.kind in "biufcU" else None
 
@@ -62,10 +63,20 @@ def _run(title: str, student: Callable[..., Any], ref: Callable[..., Any], cases
         warnings.simplefilter("ignore", _ComplexWarning)
         report = run_checks(title, call, ref, cases, diagnoses)
     dtypes = [_dtype_of(r) for r in results]
-    integer = report.ok and all(dt is not None and dt.kind in "iu" for dt in dtypes)
+    integer = report.ok and all(isinstance(r, np.ndarray) and dt is not None and dt.kind in "iu"
+                                for r, dt in zip(results, dtypes))
     messages = list(report.messages)
-    wrong_kind = [dt for dt in dtypes if dt is not None and dt.kind not in "iu"]
-    if wrong_kind:
+    containers = [r for r in results if isinstance(r, (list, tuple))]
+    wrong_kind = [dt for r, dt in zip(results, dtypes)
+                  if isinstance(r, np.ndarray) and dt is not None and dt.kind not in "iu"]
+    if containers:
+        kind = type(containers[0]).__name__
+        messages.append(
+            f"integer check: your function returns a {kind}, but {what} must be a numpy array "
+            f"of integers to index a table (table[ids]; a tuple would even be read as one index "
+            f"per axis). Hint: wrap the result in np.array(..., dtype=int)."
+        )
+    elif wrong_kind:
         messages.append(
             f"integer check: your function returns an array of dtype {wrong_kind[0]}, but "
             f"{what} index a table, and only integers can (table[ids] needs an integer array). "
@@ -79,7 +90,7 @@ def check_shaw_ids(student: Callable[[int, int], Any]) -> Report:
     r"""Exercise: ``shaw_ids(seq_len, k)``, the ``(L, L)`` integer table index
     :math:`\mathrm{clip}(j-i,-k,k)+k` (row ``i`` the query, column ``j`` the key)."""
     cases = [
-        ("L=4, k=2", (4, 2)),
+        ("L=6, k=2", (6, 2)),  # offsets up to ±5: clipping at ±3 differs from no clipping
         ("L=7, k=3 (clipping in both corners)", (7, 3)),
         ("L=5, k=0 (one shared vector)", (5, 0)),
         ("L=3, k=6 (no clipping)", (3, 6)),
@@ -106,6 +117,18 @@ def check_shaw_ids(student: Callable[[int, int], Any]) -> Report:
         Diagnosis(lambda L, k: np.clip(rel(L), -(k - 1), k - 1) + k if k > 0 else None,
                   "clip to [-k, k], not [-(k-1), k-1]: offsets -k and +k have vectors of their "
                   "own."),
+        Diagnosis(lambda L, k: np.clip(rel(L), -(k + 1), k + 1) + k,
+                  "clip to [-k, k], not [-(k+1), k+1]: the table has 2k+1 vectors, for the "
+                  "offsets -k .. k."),
+        Diagnosis(lambda L, k: np.clip(rel(L), -(k + 1), k + 1) + k + 1,
+                  "clip to [-k, k], not [-(k+1), k+1]: the table has 2k+1 vectors, for the "
+                  "offsets -k .. k."),
+        Diagnosis(lambda L, k: np.minimum(rel(L), k) + k,
+                  "clip both sides: keys more than k positions BEFORE the query (j - i < -k) "
+                  "must share the edge vector too (np.clip(j - i, -k, k), not np.minimum)."),
+        Diagnosis(lambda L, k: np.maximum(rel(L), -k) + k,
+                  "clip both sides: keys more than k positions AFTER the query (j - i > k) "
+                  "must share the edge vector too (np.clip(j - i, -k, k), not np.maximum)."),
         Diagnosis(lambda L, k: np.clip(rel(L), -k, k - 1) + k if k > 0 else None,
                   "clip symmetrically, to [-k, k]: np.clip includes both ends."),
         Diagnosis(lambda L, k: ref(L, k) + k,
@@ -121,12 +144,12 @@ def _bucket_variant(rel: np.ndarray, num_buckets: int, max_distance: int, *, fli
                     cap: bool = True, rounding: Callable[[np.ndarray], np.ndarray] = np.floor,
                     log_of_max: bool = False, no_offset: bool = False, zero_up: bool = False,
                     log_of_n: bool = False, exact_branch: bool = True, as_int: bool = True,
-                    causal: bool = False, half_is_all: bool = False,
-                    exact_is_half: bool = False) -> np.ndarray:
+                    causal: bool = False, causal_half: bool = False, half_is_all: bool = False,
+                    exact_is_half: bool = False, exact_only_zero: bool = False) -> np.ndarray:
     """T5's bucket with one deliberate change (for the hints); float64 arithmetic."""
     rel = np.asarray(rel)
     if causal:  # the decoder's variant: every bucket for keys before the query
-        half = num_buckets
+        half = num_buckets // 2 if causal_half else num_buckets
         offset = np.zeros_like(rel)
         n = np.maximum(-rel, 0)
     else:
@@ -135,7 +158,10 @@ def _bucket_variant(rel: np.ndarray, num_buckets: int, max_distance: int, *, fli
         offset = np.zeros_like(rel) if no_offset else np.where(sign_up, half, 0)
         n = np.abs(rel)
     m = half if exact_is_half else half // 2
-    nf = (n if not exact_branch else np.maximum(n, m)).astype(np.float64)
+    if exact_only_zero:  # only n = 0 is exact; 1 .. m-1 go through the logarithm
+        nf = np.maximum(n, 1).astype(np.float64)
+    else:
+        nf = (n if not exact_branch else np.maximum(n, m)).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.log(nf) / math.log(max_distance / m) if log_of_n else (
             np.log(nf / m) / (math.log(max_distance) if log_of_max else math.log(max_distance / m)))
@@ -144,7 +170,20 @@ def _bucket_variant(rel: np.ndarray, num_buckets: int, max_distance: int, *, fli
             large = large.astype(np.int64)
     if cap:
         large = np.minimum(large, half - 1)
+    if exact_only_zero:
+        return offset + np.where(n == 0, 0, large)
     return offset + (np.where(n < m, n, large) if exact_branch else large)
+
+
+def _unless_same(wrong: Callable[..., Any], other: Callable[..., Any]) -> Callable[..., Any]:
+    """``wrong``, skipped (None) on the cases where it gives the same answer as ``other``: two
+    diagnoses with the same hint then never print it twice."""
+
+    def variant(*args: Any) -> Any:
+        out = wrong(*args)
+        return None if np.array_equal(out, other(*args)) else out
+
+    return variant
 
 
 def check_t5_bucket(student: Callable[..., Any]) -> Report:
@@ -163,6 +202,9 @@ def check_t5_bucket(student: Callable[..., Any]) -> Report:
 
     exact_hint = ("distances below max_exact = num_buckets // 4 are their own bucket (n -> n); "
                   "only n >= max_exact go through the logarithm (log(0) is -inf).")
+    only_zero_hint = ("every distance below max_exact = num_buckets // 4 is its own bucket "
+                      "(n -> n), not only n = 0: the distances 1 .. max_exact - 1 must not go "
+                      "through the logarithm.")
     diagnoses = [
         Diagnosis(lambda r, nb, md: _bucket_variant(r, nb, md, flip=True),
                   "the upper half of the buckets is for keys AFTER the query (j - i > 0)."),
@@ -194,7 +236,17 @@ def check_t5_bucket(student: Callable[..., Any]) -> Report:
         Diagnosis(lambda r, nb, md: _bucket_variant(r, nb, md, exact_is_half=True),
                   "the exact buckets are half of one side: max_exact = (num_buckets // 2) // 2, "
                   "not num_buckets // 2."),
+        Diagnosis(lambda r, nb, md: _bucket_variant(r, nb, md, exact_only_zero=True),
+                  only_zero_hint),
+        Diagnosis(_unless_same(
+            lambda r, nb, md: _bucket_variant(r, nb, md, exact_only_zero=True, rounding=np.trunc),
+            lambda r, nb, md: _bucket_variant(r, nb, md, exact_only_zero=True)), only_zero_hint),
         Diagnosis(lambda r, nb, md: _bucket_variant(r, nb, md, causal=True),
+                  "that is the causal (decoder) variant; the exercise asks for the bidirectional "
+                  "one: n = |j - i|, and keys after the query use the upper half."),
+        Diagnosis(_unless_same(
+            lambda r, nb, md: _bucket_variant(r, nb, md, causal=True, causal_half=True),
+            lambda r, nb, md: _bucket_variant(r, nb, md, causal=True)),
                   "that is the causal (decoder) variant; the exercise asks for the bidirectional "
                   "one: n = |j - i|, and keys after the query use the upper half."),
     ]

@@ -55,8 +55,10 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
          (rng.standard_normal((10, 8)), np.arange(10.0), 1000.0)),
         ("d=16, positions 3, 17, 40, base 500",
          (rng.standard_normal((3, 16)), np.array([3.0, 17.0, 40.0]), 500.0)),
-        ("d=6, positions 7, 2, 11", (rng.standard_normal((3, 6)), np.array([7.0, 2.0, 11.0]),
-                                     10000.0)),
+        # 4 rows, so that the number of rows is neither d nor d/2: a d taken from the wrong axis
+        # differs from every other mistake here
+        ("d=6, positions 7, 2, 11, 5",
+         (rng.standard_normal((4, 6)), np.array([7.0, 2.0, 11.0, 5.0]), 10000.0)),
     ]
 
     def ref(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
@@ -65,19 +67,34 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
     def with_theta(exponent: Callable[[np.ndarray, int], np.ndarray]) -> Callable[..., Any]:
         return lambda x, p, b: _half(x, np.outer(p, _theta(x.shape[-1], b, exponent)))
 
-    def degrees(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
-        return _half(x, np.deg2rad(_rope.angles(pos, x.shape[-1], base)))
+    def degrees(convert: Callable[[np.ndarray], np.ndarray]) -> Callable[..., Any]:
+        return lambda x, p, b: _half(x, convert(_rope.angles(p, x.shape[-1], b)))
+
+    def d_from_rows(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
+        """theta_i = base ** (-2i/d) with d = x.shape[0] (the number of rows), i < x.shape[-1]/2."""
+        i = np.arange(x.shape[-1] // 2)
+        return _half(x, np.outer(pos, base ** (-2.0 * i / x.shape[0])))
+
+    radians_hint = ("the angles pos*theta are radians already: use np.cos(angle) directly, "
+                    "without any conversion between degrees and radians.")
 
     diagnoses = [
         Diagnosis(lambda x, p, b: _rope.apply(x, p, b, pairing="interleaved"),
                   "you paired adjacent coordinates (2i, 2i+1); rotate-half pairs i with i + d/2."),
         Diagnosis(lambda x, p, b: _rope.apply(x, -p, b, pairing="half"),
                   "wrong sign of the sin term: the first half gets -x2*sin, the second +x1*sin."),
-        Diagnosis(degrees, "the angles pos*theta are radians: do not convert from degrees."),
+        Diagnosis(degrees(np.deg2rad), radians_hint),
+        Diagnosis(degrees(np.rad2deg), radians_hint),
         Diagnosis(with_theta(lambda i, d: i / d),
                   "theta_i = base ** (-2i/d): the exponent uses 2i, not i."),
-        Diagnosis(with_theta(lambda i, d: 2.0 * i / (d // 2)),
-                  "theta_i = base ** (-2i/d): divide 2i by d, not by d/2."),
+        # 4i/d: np.arange(0, d, 2) (already 2i) times another 2, or 2i divided by d/2
+        Diagnosis(with_theta(lambda i, d: 4.0 * i / d),
+                  "your exponent is 4i/d instead of 2i/d. `np.arange(0, d, 2)` already is 2i "
+                  "(0, 2, 4, ...): divide it by d with no extra factor 2. Starting from "
+                  "`np.arange(d // 2)` (i itself), multiply by 2 and divide by d, not by d/2."),
+        Diagnosis(d_from_rows,
+                  "d is the head dimension, the last axis `x.shape[-1]`; your theta used "
+                  "`x.shape[0]`, the number of rows (tokens)."),
         Diagnosis(with_theta(lambda i, d: 2.0 * (i + 1) / d),
                   "the pairs are numbered from i = 0, so theta_0 = base ** 0 = 1: you counted "
                   "the frequencies from i = 1 (np.arange(d // 2) starts at 0)."),
@@ -94,8 +111,8 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
         Diagnosis(lambda x, p, b: _rope.apply(x, p, 10000.0, pairing="half"),
                   "you ignored the argument `base` (always 10000): use base ** (-2i/d)."),
         Diagnosis(lambda x, p, b: _rope.apply(x, np.arange(float(x.shape[0])), b, pairing="half"),
-                  "you ignored the argument `positions` (you used 0, 1, 2, ...): the row r of x "
-                  "is turned by positions[r] * theta_i."),
+                  "you ignored the argument `positions` (you used 0, 1, 2, ...): row `row` of x "
+                  "is turned by `positions[row] * theta_i`."),
         Diagnosis(lambda x, p, b: x, "you returned x unchanged: nothing was rotated."),
         Diagnosis(lambda x, p, b: _rope.apply(x, p, b, pairing="interleaved")[
                       ..., _encodings.split_permutation(x.shape[-1])],
@@ -113,8 +130,9 @@ def check_to_rotate_half(student: Callable[[np.ndarray], Any]) -> Report:
     """
     rng = np.random.default_rng(9)
     cases = [
-        ("d=8, one vector [a0, b0, a1, b1, a2, b2, a3, b3] = [10, 11, 20, 21, 30, 31, 40, 41]",
-         (np.array([10.0, 11.0, 20.0, 21.0, 30.0, 31.0, 40.0, 41.0]),)),
+        # not sorted, so that sorting (or any order-keeping answer) is not mistaken for "unchanged"
+        ("d=8, one vector [a0, b0, a1, b1, a2, b2, a3, b3] = [10, 11, 40, 41, 20, 21, 30, 31]",
+         (np.array([10.0, 11.0, 40.0, 41.0, 20.0, 21.0, 30.0, 31.0]),)),
         ("d=6, 3 vectors", (rng.standard_normal((3, 6)),)),
         ("d=8, batch of shape (3, 4, 8)", (rng.standard_normal((3, 4, 8)),)),
     ]
@@ -138,6 +156,9 @@ def check_to_rotate_half(student: Callable[[np.ndarray], Any]) -> Report:
         Diagnosis(lambda x: np.concatenate([x[0::2], x[1::2]], axis=0),
                   "you reordered along the first axis: the pairs run along the last axis, so "
                   "index it with x[..., 0::2] and concatenate with axis=-1."),
+        Diagnosis(lambda x: np.concatenate([x[..., 0::2], x[..., 1::2]]),
+                  "np.concatenate joins along the first axis unless told otherwise (the same "
+                  "as the last axis only for 1-D x): pass `axis=-1`."),
         Diagnosis(second_axis,
                   "x[:, 0::2] slices the second axis, which is the last one only for 2-D x: "
                   "write x[..., 0::2] to work on the last axis whatever the number of axes."),

@@ -9,6 +9,7 @@ hint naming both possibilities instead of two hints that contradict each other.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -188,7 +189,9 @@ def _absd(i: np.ndarray, j: np.ndarray) -> np.ndarray:
 def check_alibi_bias(student: Callable[[int, float, bool], Any]) -> Report:
     """Exercise: ``alibi_bias(seq_len, slope, causal)`` = -m|i-j|, keys after i masked if causal.
 
-    Masked entries may be ``-inf`` or any number at or below -1e6 (-1e9, ``finfo.min``).
+    Masked entries may be ``-inf`` or any number at or below -1e6 (-1e9, ``finfo.min``): such a
+    number lies far below any score a visible key can have (ALiBi's bias reaches -1e6 only two
+    million tokens back, even at m = 1/2). A fill such as -1e4 is rejected with that reason.
     """
     if not callable(student):
         return run_checks("alibi_bias", student, _bias_ref, [])  # raises the usual TypeError
@@ -208,21 +211,41 @@ def check_alibi_bias(student: Callable[[int, float, bool], Any]) -> Report:
         # causal: +m|i-j| and -m(j-i) are the same matrix, so one hint names both
         return plus(seq_len, slope, causal) if causal else None
 
-    def finite_fill(seq_len: int, slope: float, causal: bool) -> Any:
-        """The right bias, but the masked entries hold one finite number (0, -1e4, ...)."""
-        got = _as_floats(recorder.last)
-        if not causal or got is None or got.shape != (seq_len, seq_len):
+    def filled_with(kind: str) -> Callable[[int, float, bool], Any]:
+        """The right bias, but the masked entries all hold one other value, of the given kind:
+        "nan", "plus_inf", "leaks" (finite, exp(v) > 0: the softmax still gives those keys
+        weight) or "finite" (so negative that exp(v) underflows to 0, but above -1e6)."""
+
+        def wrong(seq_len: int, slope: float, causal: bool) -> Any:
+            got = _as_floats(recorder.last)
+            if not causal or got is None or got.shape != (seq_len, seq_len):
+                return None
+            i, j = _grid(seq_len)
+            upper = j > i
+            vals = got[upper]
+            if vals.size == 0:
+                return None
+            v = vals[0]
+            same = np.all(np.isnan(vals)) if np.isnan(v) else np.all(vals == v)
+            if not same:
+                return None
+            with np.errstate(all="ignore"):
+                found = ("nan" if np.isnan(v) else "plus_inf" if v == np.inf
+                         else "leaks" if np.exp(v) > 0 else "finite" if v > _MASKED else None)
+            if found != kind:
+                return None
+            out = _bias_ref(seq_len, slope, causal).copy()
+            out[upper] = v
+            return out
+
+        return wrong
+
+    def mask_times_inf(seq_len: int, slope: float, causal: bool) -> Any:
+        # b + np.triu(np.ones((L, L)), 1) * -np.inf: 0 * (-inf) = NaN on every visible entry
+        if not causal:
             return None
         i, j = _grid(seq_len)
-        upper = j > i
-        vals = got[upper]
-        if vals.size == 0 or not np.all((vals == vals[0]) | (np.isnan(vals) & np.isnan(vals[0]))):
-            return None
-        if not (np.isnan(vals[0]) or vals[0] > _MASKED):
-            return None
-        out = _bias_ref(seq_len, slope, causal).copy()
-        out[upper] = vals[0]
-        return out
+        return _canonical(np.where(j > i, -np.inf, np.nan))
 
     def shortcut(seq_len: int, slope: float, causal: bool) -> Any:
         i, j = _grid(seq_len)
@@ -258,10 +281,29 @@ def check_alibi_bias(student: Callable[[int, float, bool], Any]) -> Report:
                   "-inf, including j = i + 1."),
         Diagnosis(_bias_from(_absd, always=True),
                   "with causal=False nothing is masked: an encoder sees keys on both sides."),
-        Diagnosis(finite_fill,
-                  "the masked entries (keys after the query, j > i) must be -inf, so that the "
-                  "softmax gives them weight exactly 0; yours hold another value (0, -1e4, NaN, "
-                  "...). Use -np.inf (a huge negative number such as -1e9 is accepted too)."),
+        Diagnosis(filled_with("leaks"),
+                  "the masked entries (keys after the query, j > i) hold a finite value v, and "
+                  "the softmax turns it into the weight factor e^v > 0: the query still sees "
+                  "the future (with v = 0, each masked key gets as much weight as the query "
+                  "itself). Use -np.inf."),
+        Diagnosis(filled_with("finite"),
+                  "the masked entries (keys after the query, j > i) hold a finite value such as "
+                  "-1e4. Here it does give weight 0 (exp(-1e4) underflows to 0), but it is a "
+                  "score a visible key can have too: with m = 1/2, the ALiBi bias of a key "
+                  "20000 tokens back is -1e4, so the matrix no longer tells masked keys from far "
+                  "visible ones. Use -np.inf (a finite fill is accepted only at or below -1e6, "
+                  "such as -1e9 or np.finfo(float).min)."),
+        Diagnosis(filled_with("nan"),
+                  "the masked entries (keys after the query, j > i) are NaN: one NaN turns the "
+                  "whole softmax row into NaN. Use -np.inf."),
+        Diagnosis(filled_with("plus_inf"),
+                  "the masked entries (keys after the query, j > i) are +inf: wrong sign. With "
+                  "+inf the masked keys would take all the weight (and inf - inf in the softmax "
+                  "gives NaN). Use -np.inf."),
+        Diagnosis(mask_times_inf,
+                  "the visible entries are NaN: multiplying a 0/1 mask by -np.inf gives "
+                  "0 * (-inf) = NaN wherever the mask is 0 (numpy's 'invalid value'). Put -inf "
+                  "only where j > i, e.g. np.where(j > i, -np.inf, bias)."),
         Diagnosis(shortcut,
                   "this is the key-position shortcut m*j. In a causal row it differs from "
                   "-m|i-j| by the constant m*i, which the softmax ignores, so the weights are "
@@ -272,7 +314,27 @@ def check_alibi_bias(student: Callable[[int, float, bool], Any]) -> Report:
     def wrapped(seq_len: int, slope: float, causal: bool) -> Any:
         return _canonical(recorder(seq_len, slope, causal))
 
-    return run_checks("alibi_bias", wrapped, _bias_ref, cases, diagnoses)
+    report = run_checks("alibi_bias", wrapped, _bias_ref, cases, diagnoses)
+    report.messages = [_masked_as_inf(m) for m in report.messages]
+    return report
+
+
+_MAX_ERROR = re.compile(r"wrong values \(max error \S+ at index (\([^)]*\)): "
+                        r"expected (\S+), got (\S+)\)\.$")
+
+
+def _masked_as_inf(message: str) -> str:
+    """A "max error" message with -inf, not the internal -1e6, for masked entries: the checker
+    compares every entry at or below -1e6 as -1e6, but the learner should read -inf."""
+    m = _MAX_ERROR.search(message)
+    canon = f"{_MASKED:.6g}"
+    if m is None or canon not in (m.group(2), m.group(3)):
+        return message
+    where, expected, got = m.groups()
+    expected = "-inf (a masked key, j > i)" if expected == canon else expected
+    got = "-inf (or another value at or below -1e6)" if got == canon else got
+    return (message[:m.start()] + f"wrong values (at index {where}: expected {expected}, "
+            f"got {got}).")
 
 
 # -- exercise 3: slopes for any head count ----------------------------------------------------
@@ -315,6 +377,24 @@ def _odd_instead_of_between(num_heads: int) -> np.ndarray:
     return np.array(_pow2(p) + _pow2(2 * p)[1::2][: num_heads - p])
 
 
+def _half_p_extras(num_heads: int) -> np.ndarray:
+    # always P/2 in-between slopes, whatever H is (right only when H - P = P/2: 6, 12, 24, ...)
+    if num_heads & (num_heads - 1) == 0:
+        return np.array(_pow2(num_heads))
+    p = 2 ** math.floor(math.log2(num_heads))
+    return np.array(_pow2(p) + _pow2(2 * p)[0::2][: p // 2])
+
+
+def _means_of_neighbours(num_heads: int) -> np.ndarray:
+    # "between" read literally: geometric means of neighbouring P-head slopes (misses 2^(-4/P))
+    if num_heads & (num_heads - 1) == 0:
+        return np.array(_pow2(num_heads))
+    p = 2 ** math.floor(math.log2(num_heads))
+    base = _pow2(p)
+    means = [math.sqrt(a * b) for a, b in zip(base, base[1:])]
+    return np.array(base + means[: num_heads - p])
+
+
 def _next_power_truncated(num_heads: int) -> np.ndarray:
     p = 2 ** math.ceil(math.log2(num_heads))
     return np.array(_pow2(p)[:num_heads])
@@ -331,17 +411,26 @@ def check_alibi_slopes(student: Callable[[int], Any]) -> Report:
         ("12 heads", (12,)),
         ("6 heads", (6,)),
         ("24 heads", (24,)),
+        # H - P differs from P/2 here (3 of 4, 48 of 64): "always add P/2" must fail
+        ("7 heads", (7,)),
+        ("112 heads (BLOOM)", (112,)),
     ]
     recorder = _Recorder(student)
 
-    def reordered(num_heads: int) -> Any:
+    def reordered(power_of_two: bool) -> Callable[[int], Any]:
         """The learner's own answer, if it holds exactly the right slopes in another order
-        (sorted either way, reversed, the extra heads first, ...)."""
-        got = _as_floats(recorder.last)
-        ref = _alibi.slopes(num_heads)
-        if got is None or got.shape != ref.shape or close(got, ref):
-            return None
-        return got if close(np.sort(got), np.sort(ref)) else None
+        (sorted either way, reversed, the extra heads first, ...), for H a power of two or not."""
+
+        def wrong(num_heads: int) -> Any:
+            if (num_heads & (num_heads - 1) == 0) != power_of_two:
+                return None
+            got = _as_floats(recorder.last)
+            ref = _alibi.slopes(num_heads)
+            if got is None or got.shape != ref.shape or close(got, ref):
+                return None
+            return got if close(np.sort(got), np.sort(ref)) else None
+
+        return wrong
 
     diagnoses = [
         Diagnosis(_naive, "2^(-8h/H) is the rule for a power-of-two H only. For other H, take "
@@ -363,10 +452,24 @@ def check_alibi_slopes(student: Callable[[int], Any]) -> Report:
         Diagnosis(_next_power_truncated, "do not cut the list of the next power of two: keep "
                                          "all P slopes of the power below, then add the "
                                          "in-between slopes."),
-        Diagnosis(reordered, "right slopes, wrong order. Head 1 has the steepest slope: first "
-                             "come the P-head slopes from 2^(-8/P) down to 1/256, then the "
-                             "in-between ones. Do not sort or reverse: pretrained weights expect "
-                             "this order."),
+        Diagnosis(_half_p_extras, "the number of in-between slopes is H - P, not P/2: 7 heads "
+                                  "are 4 + 3 slopes, BLOOM's 112 heads 64 + 48."),
+        Diagnosis(_means_of_neighbours, "the in-between slopes are the slopes of the 2P-head "
+                                        "list that are not in the P-head list (its 1st, 3rd, "
+                                        "5th, ...: Python [0::2]). The first of them, "
+                                        "2^(-4/P), lies above the steepest P-head slope, so "
+                                        "geometric means of neighbouring P-head slopes miss "
+                                        "it."),
+        Diagnosis(reordered(True), "right slopes, wrong order: head 1 has the steepest slope, "
+                                   "2^(-8/H), and the slopes fall from head to head down to "
+                                   "1/256. Do not sort or reverse: pretrained weights expect "
+                                   "this order."),
+        Diagnosis(reordered(False), "right slopes, wrong order. Head order is not sorted order: "
+                                    "heads 1..P get the P-head slopes, from 2^(-8/P) down to "
+                                    "1/256; only then come the H - P in-between slopes, again "
+                                    "from the largest, 2^(-4/P), downwards (so for 12 heads the "
+                                    "steepest slope belongs to head 9). Do not sort or reverse: "
+                                    "pretrained weights expect this order."),
     ]
 
     return run_checks("alibi_slopes", recorder, _alibi.slopes, cases, diagnoses)

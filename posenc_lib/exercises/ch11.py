@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import encodings as _encodings
 from .. import rope_scaling as _scaling
-from ._core import Diagnosis, Report, call_student, run_checks
+from ._core import Diagnosis, Report, call_student, close, run_checks
 
 __all__ = ["check_ntk_frequencies", "check_turns_per_pair", "check_yarn_by_parts"]
 
@@ -42,6 +42,33 @@ def _returned_a_pair(title: str, student: Callable[..., Any],
         "your function returned two things, an array and a number, like "
         "`rope_scaling.scaled_frequencies`, which returns `(frequencies, attention_scale)`. "
         "Return only the array of frequencies (with the library: its `[0]`)."])
+
+
+def _first_wins(diagnoses: Sequence[Diagnosis]) -> list[Diagnosis]:
+    """The diagnoses, each silenced on a case where an earlier one gives the same wrong answer.
+
+    ``run_checks`` joins the hints of every diagnosis that matches; two mistakes that happen to
+    coincide on one case (rounding inward and to the nearest integer, say) would then produce two
+    hints glued together. Here only the first (the more general one, listed earlier) speaks.
+    """
+    out: list[Diagnosis] = []
+    for k, d in enumerate(diagnoses):
+        earlier = tuple(diagnoses[:k])
+
+        def wrong(*args: Any, _d: Diagnosis = d, _earlier: tuple[Diagnosis, ...] = earlier) -> Any:
+            mine = _d.wrong(*args)
+            for e in _earlier:
+                try:
+                    with np.errstate(all="ignore"):
+                        theirs = e.wrong(*args)
+                except Exception:  # an earlier diagnosis that does not apply here
+                    continue
+                if close(mine, theirs):
+                    return None
+            return mine
+
+        out.append(Diagnosis(wrong, d.hint, d.accept))
+    return out
 
 
 # -- exercise 1: how many turns does each pair make in the trained context? -------------------
@@ -85,8 +112,26 @@ def check_turns_per_pair(student: Callable[[int, float, int], Any]) -> Report:
                   "the exponent is negative: theta_i = base ** (-2i/d) gets smaller as i grows."),
         Diagnosis(lambda d, b, L: (L - 1) * _theta(d, b) / (2 * math.pi),
                   "count the whole context, L positions, as in the text: L * theta_i / (2*pi)."),
+        Diagnosis(lambda d, b, L: L * b ** (-2.0 * np.arange(1, d // 2 + 1) / d) / (2 * math.pi),
+                  "count the pairs from i = 0, not from 1: pair 0 is the fastest, with "
+                  "theta_0 = base ** 0 = 1. Use `np.arange(d // 2)`."),
+        Diagnosis(lambda d, b, L: ref(d, b, L)[::-1],
+                  "your values come in reverse order: pair 0 is the fastest (theta_0 = 1, the "
+                  "most turns), so r_i should decrease as i grows."),
+        Diagnosis(lambda d, b, L: np.floor(ref(d, b, L)),
+                  "r_i is a real number, not a count of whole turns: a slow pair makes only a "
+                  "fraction of a turn. Do not round down (no `//`, `int` or `floor`)."),
+        Diagnosis(lambda d, b, L: np.repeat(ref(d, b, L), 2),
+                  "return one value per pair, i = 0 … d/2 - 1 (d/2 values), not one per "
+                  "dimension: both coordinates of a pair turn together."),
+        Diagnosis(lambda d, b, L: L * b ** (-np.arange(d) / d) / (2 * math.pi),
+                  "return one value per pair, i = 0 … d/2 - 1 (d/2 values), not one per "
+                  "dimension: both coordinates of a pair turn together."),
+        Diagnosis(lambda d, b, L: L * b ** (-2.0 * np.arange(d) / d) / (2 * math.pi),
+                  "return one value per pair, i = 0 … d/2 - 1 (d/2 values), not one per "
+                  "dimension: both coordinates of a pair turn together."),
     ]
-    return run_checks("turns_per_pair", student, ref, cases, diagnoses)
+    return run_checks("turns_per_pair", student, ref, cases, _first_wins(diagnoses))
 
 
 # -- exercise 2: NTK-aware scaling ---------------------------------------------------------------
@@ -117,17 +162,32 @@ def check_ntk_frequencies(student: Callable[[int, float, float], Any]) -> Report
                   "(i = d/2 - 1) ends up divided by exactly s."),
         Diagnosis(lambda d, b, s: _theta(d, (b * s) ** (d / (d - 2))),
                   "only s is raised to the power d / (d - 2): the new base is "
-                  "base * s ** (d / (d - 2)), not (base * s) ** (d / (d - 2))."),
+                  "base * s ** (d / (d - 2)), with the base itself not raised."),
         Diagnosis(lambda d, b, s: _theta(d, b) / s,
                   "dividing every frequency by s is linear Position Interpolation. NTK-aware "
                   "scaling changes the base instead, so the fastest pair keeps theta_0 = 1."),
         Diagnosis(lambda d, b, s: _theta(d, b / s ** (d / (d - 2))),
                   "divide the frequencies, do not speed them up: the base grows "
                   "(base * s ** (d/(d-2))), so every theta_i gets smaller or stays."),
+        Diagnosis(lambda d, b, s: _theta(d, b ** (d / (d - 2)) * s),
+                  "only s is raised to the power d / (d - 2): the new base is "
+                  "base * s ** (d / (d - 2)), with the base itself not raised."),
         Diagnosis(lambda d, b, s: (b * s ** (d / (d - 2))) ** (-np.arange(d // 2) / d),
                   "the frequencies are new_base ** (-2i/d): the exponent uses 2i, not i."),
+        Diagnosis(lambda d, b, s: 2 * math.pi / ref(d, b, s),
+                  "those are wavelengths, 2*pi / theta'_i (positions per turn). Return the "
+                  "frequencies theta'_i = new_base ** (-2i/d), in radians per position."),
+        Diagnosis(lambda d, b, s: _theta(d, b),
+                  "those are the original frequencies: NTK-aware scaling raises the base to "
+                  "base * s ** (d / (d - 2)) before computing new_base ** (-2i/d)."),
+        Diagnosis(lambda d, b, s: (b * s ** (d / (d - 2))) ** (-2.0 * np.arange(d) / d),
+                  "return one frequency per pair, i = 0 … d/2 - 1 (d/2 values), not one per "
+                  "dimension."),
+        Diagnosis(lambda d, b, s: np.repeat(ref(d, b, s), 2),
+                  "return one frequency per pair, i = 0 … d/2 - 1 (d/2 values), not one per "
+                  "dimension."),
     ]
-    return run_checks("ntk_frequencies", student, ref, cases, diagnoses)
+    return run_checks("ntk_frequencies", student, ref, cases, _first_wins(diagnoses))
 
 
 # -- exercise 3: YaRN ("NTK-by-parts"), boundaries and blend ----------------------------------
@@ -195,6 +255,23 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
         return _yarn(d, s, b, L, low=round(_boundary(_BETA_FAST, d, b, L)),
                      high=round(_boundary(_BETA_SLOW, d, b, L)))
 
+    def rounded_narrow(d, s, b, L):  # only where inward and nearest rounding coincide
+        inward, nearest = rounded_inward(d, s, b, L), rounded_nearest(d, s, b, L)
+        return inward if close(inward, nearest) else None
+
+    def mixed_logs(numerator: Callable[[float], float], denominator: Callable[[float], float]
+                   ) -> Callable[..., np.ndarray]:
+        def wrong(d, s, b, L):
+            def i_of(beta: float) -> float:
+                return d * numerator(L / (2 * math.pi * beta)) / (2 * denominator(b))
+            return _yarn(d, s, b, L, low=math.floor(i_of(_BETA_FAST)),
+                         high=math.ceil(i_of(_BETA_SLOW)))
+        return wrong
+
+    def swapped_betas(d, s, b, L):
+        return _yarn(d, s, b, L, low=math.floor(_boundary(_BETA_SLOW, d, b, L)),
+                     high=math.ceil(_boundary(_BETA_FAST, d, b, L)))
+
     def no_two_pi(d, s, b, L):
         def i_of(beta: float) -> float:
             return d * math.log(L / beta) / (2 * math.log(b))
@@ -207,7 +284,8 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
                   "turns r_i (gamma = clip((r - 1) / 31, 0, 1), 1 = keep). That is a valid YaRN; "
                   "the exercise asked for the reference code's ramp (used by Hugging Face, "
                   "llama.cpp and `posenc_lib`), linear in the pair index between low and high. "
-                  "Both keep and fully interpolate the same pairs and differ only on the ramp.",
+                  "When some pair makes at least 32 turns (low >= 0, as in this exercise), both "
+                  "keep and fully interpolate the same pairs and differ only on the ramp.",
                   accept=True),
         Diagnosis(lambda d, s, b, L: _yarn(d, s, b, L, clip=False),
                   "clip the ramp to [0, 1]: without the clip, pairs below low get sped up and "
@@ -219,6 +297,10 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
                   "the ramp is the wrong way round: the fast pairs (small i, at least 32 turns) "
                   "are kept, the slow ones (large i, under one turn) are divided by s. low comes "
                   "from beta = 32, high from beta = 1, and rho_i = 0 means keep."),
+        Diagnosis(swapped_betas,
+                  "you swapped the two thresholds: low comes from beta_fast = 32 (the fast pairs, "
+                  "which turn at least 32 times and are kept) and high from beta_slow = 1 (the "
+                  "pairs under one turn, divided by s): low = floor(i(32)), high = ceil(i(1))."),
         Diagnosis(lambda d, s, b, L: _yarn(d, s, b, L, scale_up=True),
                   "interpolating means dividing the frequency by s (turning slower), not "
                   "multiplying it."),
@@ -238,9 +320,13 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
         Diagnosis(unrounded,
                   "round the boundaries outward to whole pair indices: low = floor(i(32)), "
                   "high = ceil(i(1))."),
+        Diagnosis(rounded_narrow,
+                  "round the boundaries outward: low = floor(i(32)) (down) and high = ceil(i(1)) "
+                  "(up). Rounding inward or to the nearest integer gives the same, too narrow, "
+                  "ramp here."),
         Diagnosis(rounded_inward,
-                  "round the boundaries outward: low = floor(i(32)) (round down) and "
-                  "high = ceil(i(1)) (round up), so the ramp covers every pair in between."),
+                  "round the boundaries outward, not inward: low = floor(i(32)) (round down) "
+                  "and high = ceil(i(1)) (round up), so the ramp covers every pair in between."),
         Diagnosis(rounded_nearest,
                   "round the boundaries outward, not to the nearest integer: "
                   "low = floor(i(32)), high = ceil(i(1))."),
@@ -250,6 +336,12 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
         Diagnosis(no_two_pi,
                   "a pair makes r = L / wavelength = L * theta_i / (2*pi) turns, so "
                   "i(beta) = d * ln(L / (2*pi*beta)) / (2 ln base): the 2*pi is missing."),
+        Diagnosis(mixed_logs(math.log, math.log10),
+                  "use the same logarithm above and below in i(beta) = d * ln(L / (2*pi*beta)) "
+                  "/ (2 ln base): mixing `np.log` and `np.log10` moves the boundaries."),
+        Diagnosis(mixed_logs(math.log10, math.log),
+                  "use the same logarithm above and below in i(beta) = d * ln(L / (2*pi*beta)) "
+                  "/ (2 ln base): mixing `np.log` and `np.log10` moves the boundaries."),
         Diagnosis(lambda d, s, b, L: _yarn(d, s, b, L, index=lambda d: np.arange(0, d, 2)),
                   "the ramp runs over the pair index i = 0 … d/2 - 1; `np.arange(0, d, 2)` "
                   "gives 2i."),
@@ -262,5 +354,9 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
                   "the arguments come in the order (d, factor, base, L), as in "
                   "`scaled_frequencies(d, factor, method, base, original_max_len)`: you swapped "
                   "factor and base."),
+        Diagnosis(lambda d, s, b, L: ref(d, s, b, L) * (0.1 * math.log(s) + 1.0),
+                  "the attention scale 0.1 * ln(s) + 1 is not part of the frequencies: it "
+                  "multiplies q and k (so the logits grow by its square). Return the blended "
+                  "frequencies only."),
     ]
-    return run_checks("yarn_by_parts", student, ref, cases, diagnoses)
+    return run_checks("yarn_by_parts", student, ref, cases, _first_wins(diagnoses))

@@ -20,9 +20,9 @@ __all__ = [
     "exponential_not_linear",
     "extrapolation_profile",
     "head_slopes_explorer",
+    "last_row_bars",
     "sign_comparison",
     "slope_rules",
-    "worked_example_bars",
 ]
 
 _BIAS_FLOOR = 4.0  # colour scale of the bias heatmap: [-4, 0]
@@ -69,7 +69,7 @@ def exponential_not_linear(fig: Figure, slope: float = 0.125, seq_len: int = 24)
                  "scores", fontsize=10)
 
 
-def worked_example_bars(fig: Figure, seq_len: int = 5, slopes: Sequence[float] = (0.5, 0.1)
+def last_row_bars(fig: Figure, seq_len: int = 5, slopes: Sequence[float] = (0.5, 0.1)
                         ) -> dict[float, np.ndarray]:
     """Grouped bars: the last token's weights over the keys for each slope (equal content).
 

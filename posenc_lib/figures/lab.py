@@ -60,13 +60,24 @@ def _log2_axis(ax: Axes, lengths: Sequence[int]) -> None:
     ax.set_xticklabels([str(n) for n in lengths])
 
 
-def order_accuracy_bars(fig: Figure, plain: extrapolation.SweepResult,
-                        bos: extrapolation.SweepResult,
+def _bar_values(r: extrapolation.SweepResult | extrapolation.SeedSweep, scheme: str
+                ) -> tuple[float, float | None, float | None]:
+    """Height (the mean over seeds, or the one accuracy) and the lowest and highest seed."""
+    if isinstance(r, extrapolation.SeedSweep):
+        return r.mean[scheme][0], r.low[scheme][0], r.high[scheme][0]
+    return r.accuracy[scheme][0], None, None
+
+
+def order_accuracy_bars(fig: Figure,
+                        plain: extrapolation.SweepResult | extrapolation.SeedSweep,
+                        bos: extrapolation.SweepResult | extrapolation.SeedSweep,
                         band: tuple[float, float]) -> dict[str, tuple[float, float]]:
     """Grouped bars: order-task accuracy per scheme without and with a start token (BOS).
 
     ``band`` (from :func:`~posenc_lib.extrapolation.chance_band`) is shaded: a bar inside it is
-    no better than a coin flip. Returns ``{scheme: (plain, bos)}``, the plotted accuracies.
+    no better than a coin flip. For a :class:`~posenc_lib.extrapolation.SeedSweep` a bar is the
+    mean over the seeds and a black line spans the lowest to the highest seed. Returns
+    ``{scheme: (plain, bos)}``, the plotted bar heights.
     """
     if plain.positions != bos.positions:
         raise ValueError(f"plain and bos must cover the same schemes, got {plain.positions} "
@@ -78,35 +89,61 @@ def order_accuracy_bars(fig: Figure, plain: extrapolation.SweepResult,
     ax.axhspan(band[0], band[1], color="#dddddd", lw=0, zorder=0,
                label=f"chance band ({band[0]:.2f}–{band[1]:.2f})")
     ax.axhline(0.5, color="black", ls=":", lw=1)
+    ranged = False
     for s, p in enumerate(plain.positions):
-        a, b = plain.accuracy[p][0], bos.accuracy[p][0]
+        (a, a_lo, a_hi), (b, b_lo, b_hi) = _bar_values(plain, p), _bar_values(bos, p)
         out[p] = (a, b)
         bars = ax.bar([s - width / 2, s + width / 2], [a, b], width,
                       color=[OKABE_ITO[0], OKABE_ITO[1]], hatch=["", "//"], edgecolor="white",
                       label=None)
-        ax.bar_label(bars, labels=[f"{a:.2f}", f"{b:.2f}"], fontsize=7, padding=1)
+        for xc, lo, hi in ((s - width / 2, a_lo, a_hi), (s + width / 2, b_lo, b_hi)):
+            if lo is not None and hi is not None:
+                ax.plot([xc, xc], [lo, hi], color="black", lw=1.5, marker="_", ms=6)
+                ranged = True
+        if a_lo is None and b_lo is None:
+            ax.bar_label(bars, labels=[f"{a:.2f}", f"{b:.2f}"], fontsize=7, padding=1)
+        else:  # the range lines reach above the bars: write the value inside, near the base
+            for bar, v in zip(bars, (a, b)):
+                ax.text(bar.get_x() + bar.get_width() / 2, 0.03, f"{v:.2f}", ha="center",
+                        va="bottom", fontsize=6.5, color="black",
+                        bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
     # legend proxies for the two bar kinds
     ax.bar([0], [0], color=OKABE_ITO[0], label="plain sequences")
     ax.bar([0], [0], color=OKABE_ITO[1], hatch="//", edgecolor="white",
            label="with a start token (BOS)")
+    if ranged:
+        ax.plot([], [], color="black", lw=1.5, marker="_", ms=6,
+                label="lowest to highest seed (bar: mean)")
     ax.set_xticks(x, [SCHEME_LABEL[p] for p in plain.positions])
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("accuracy")
     ax.grid(True, axis="y")
-    ax.legend(loc="upper center", ncol=3, fontsize=8, bbox_to_anchor=(0.5, -0.1))
+    ax.legend(loc="upper center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, -0.1))
     ax.set_title(f"Does A come before B? Bidirectional model, length {plain.train_length}")
     return out
 
 
 def accuracy_vs_length(fig: Figure, sweep: extrapolation.SweepResult,
-                       chance: float | None = None) -> None:
+                       chance: float | None = None,
+                       spread: extrapolation.SeedSweep | None = None) -> None:
     """Accuracy against test length (log-2 axis), one line per scheme; unseen lengths shaded.
 
     A scheme that cannot run at a length (``nan``) simply has no point there; ``chance`` draws
-    the level of a model that guesses.
+    the level of a model that guesses. ``spread`` (same lengths) adds, for each of its schemes,
+    a pale band from the lowest to the highest seed.
     """
     ax = fig.subplots()
     lengths = sweep.lengths
+    if spread is not None:
+        if spread.lengths != lengths:
+            raise ValueError(f"spread must have the lengths of sweep, {lengths}, got "
+                             f"{spread.lengths}")
+        for p in spread.positions:
+            ax.fill_between(lengths, spread.low[p], spread.high[p], color=SCHEME_STYLE[p][0],
+                            alpha=0.25, lw=0, zorder=1)
+        seeds = ", ".join(str(s) for s in spread.seeds)
+        ax.fill_between([], [], [], color="#999999", alpha=0.4, lw=0,
+                        label=f"range over seeds {seeds}")
     for p in sweep.positions:
         acc = np.array(sweep.accuracy[p], dtype=float)
         style = _style(p)

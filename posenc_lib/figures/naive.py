@@ -61,7 +61,8 @@ def ratio_lines(fig: Figure, positions: np.ndarray, curves: Mapping[str, np.ndar
     for j, (label, values) in enumerate(curves.items()):
         ax.plot(positions, values, color=OKABE_ITO[j % 8], linestyle=LINESTYLES[j % 5],
                 linewidth=2, label=label)
-    ax.axhline(1.0, color="#555555", linewidth=1, linestyle=":")
+    # a thin solid grey line: no curve uses that style, so "the dotted curve" stays unambiguous
+    ax.axhline(1.0, color="#555555", linewidth=0.9, linestyle="-", zorder=1)
     ax.text(positions[-1], 1.0, "as large as the word ", ha="right", va="bottom", fontsize=8,
             color="#555555")
     if logy:
@@ -106,22 +107,29 @@ def _fit_equal(ax: Axes, xy: np.ndarray, margin: float = 0.12) -> None:
 
 def cluster_panels(fig: Figure, panels: Sequence[tuple[str, np.ndarray]], labels: np.ndarray,
                    words: Sequence[str], names: Sequence[str],
-                   annotate: Sequence[int] = (0,)) -> None:
+                   annotate: Sequence[int] = ()) -> None:
     """Side-by-side 2-D scatters (e.g. PCA coordinates), one marker and colour per cluster.
 
-    ``panels`` holds ``(title, xy)`` with ``xy`` of shape ``(len(words), 2)``; the panels whose
-    index is in ``annotate`` label every point with its word.
+    ``panels`` holds ``(title, xy)`` with ``xy`` of shape ``(len(words), 2)``. A legend below
+    the panels names each cluster and lists its words (point labels would overlap inside tight
+    clusters); the panels whose index is in ``annotate`` also label every point with its word.
     """
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    handles: list[Any] = []
     for j, (ax, (title, xy)) in enumerate(zip(axes, panels)):
-        _scatter_clusters(ax, xy, labels, words, names, annotate=(j in annotate))
+        artists, _ = _scatter_clusters(ax, xy, labels, words, names, annotate=(j in annotate))
+        handles = handles or artists
         ax.margins(0.12)
         ax.set_aspect("equal", adjustable="datalim")   # true proportions: no stretched axis
         ax.set_xlabel("principal component 1")
         ax.set_ylabel("principal component 2")
         ax.set_title(title)
         ax.grid(True)
-    axes[0].legend(loc="best")
+    members = [", ".join(w for w, lab in zip(words, labels) if lab == c)
+               for c in range(len(names))]
+    fig.legend(handles, [f"{name}: {m}" for name, m in zip(names, members)],
+               loc="outside lower center", ncols=len(names), fontsize=8, frameon=False,
+               handletextpad=0.3, columnspacing=1.2)
 
 
 def _explorer_sentence(seq_len: int, n_words: int) -> np.ndarray:
@@ -204,16 +212,18 @@ def integer_explorer(d: int = 16, seed: int = 0) -> Explorer:
 def sine_pair_zoom(fig: Figure, p: int, q: int, omega: float = 1.0, width: float = 3.0) -> None:
     """Two zoomed windows of :math:`\\sin(\\omega x)`, around positions ``p`` and ``q``.
 
-    The integer positions are dots; ``p`` and ``q`` are highlighted with their values, and a
-    dashed line at the height of ``sin(ω p)`` shows whether they match.
+    The integer positions are dots; ``p`` and ``q`` are highlighted with their values (five
+    decimals, to show where they first differ), and a dashed line at the height of ``sin(ω p)``
+    shows whether they match. Windows start at position 0 at the earliest.
     """
     axes = fig.subplots(1, 2, sharey=True)
     level = math.sin(omega * p)
     for ax, centre, colour, marker in ((axes[0], p, OKABE_ITO[0], "o"),
                                        (axes[1], q, OKABE_ITO[3], "s")):
-        x = np.linspace(centre - width, centre + width, 400)
+        lo = max(0.0, centre - width)
+        x = np.linspace(lo, centre + width, 400)
         ax.plot(x, np.sin(omega * x), color="#777777", linewidth=1.2, label="sin(ωx)")
-        ints = np.arange(math.ceil(centre - width), math.floor(centre + width) + 1)
+        ints = np.arange(math.ceil(lo), math.floor(centre + width) + 1)
         ax.plot(ints, np.sin(omega * ints), "o", color="#777777", markersize=3)
         ax.plot([centre], [math.sin(omega * centre)], marker, color=colour, markersize=9,
                 markeredgecolor="black", zorder=3)
@@ -306,14 +316,15 @@ def single_sine_explorer(max_pos: int = 1000, decimals: int = 3) -> Explorer:
 
     return explore(
         plot,
+        # 10**0.8 ≈ 6.31 is the live slider's closest value to 2π (chapter 3 asks about it)
         log_param("omega", "frequency ω", 0.01, 10.0, 1.0,
-                  (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0), step=0.05,
-                  description="radians per position (log scale)"),
+                  (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10 ** 0.8, 10.0), step=0.05,
+                  fmt=lambda v: f"{v:.3g}", description="radians per position (log scale)"),
         title="One sine wave: how often do two positions look the same?",
         alt=lambda omega: (
             f"Left: sin(omega x) with omega = {omega:.3g} over positions 0 to {window}, integer "
             f"positions as dots. Right: every pair of positions p < q up to {max_pos} whose sines "
-            f"agree to {decimals} decimals, drawn as a point (p, q)."),
+            f"agree to {decimals} decimals, drawn as a point (p, q): {len(data(omega))} pairs."),
         figsize=(7.6, 3.4),
     )
 
@@ -354,7 +365,7 @@ def mirror_pair(fig: Figure, p: int, q: int, k: int = 1, omega: float = 1.0) -> 
     ax.set_ylim(-1.1, 1.1)
     ax.set_xticks([0, 1], [f"start {p}", f"start {q}"])
     ax.set_ylabel("sin(position)")
-    ax.set_title(f"sine alone: same start,\ndifferent value k = {k} later")
+    ax.set_title(f"sine alone: (nearly) same start,\ndifferent value k = {k} later")
     ax.grid(True, axis="y")
     _unit_circle(ax2)
     for pos, colour, marker in styles:
@@ -421,14 +432,15 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
             info.set_text(f"PE(p)      = ({pe[0]:+.3f}, {pe[1]:+.3f})\n"
                           f"R(k) PE(p) = ({moved[0]:+.3f}, {moved[1]:+.3f})\n"
                           f"sin at p+k: pair {math.sin(a0 + omega * k):+.3f}, "
-                          f"mirror {math.sin(m0 + omega * k):+.3f}")
+                          f"mirror {math.sin(m0 + omega * k):+.3f}\n"
+                          f"PE(p) to mirror: {2 * abs(math.cos(a0)):.3f} apart")
 
         update(p, k)
         return update
 
     return explore(
         plot,
-        int_param("p", "position p", 0, 40, 2, (0, 1, 2, 3, 5, 8, 13, 20)),
+        int_param("p", "position p", 0, 40, 2, (0, 1, 2, 3, 5, 8, 11, 13, 20)),
         int_param("k", "offset k", 1, 10, 1, (1, 2, 3, 5)),
         title="Sine and cosine: a position is a point on a circle, an offset is a turn",
         alt=lambda p, k: (
@@ -549,7 +561,8 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
             geo_line.set_data(i, geo)
             ax2.set_xlim(-0.5, d // 2 - 0.5)
             title2.set_text(f"effective octaves: linear {periodicity.effective_octaves(lin):.1f}, "
-                            f"geometric {periodicity.effective_octaves(geo):.1f}")
+                            f"geometric {periodicity.effective_octaves(geo):.1f}\n"
+                            f"longest λ: linear {lin.max():.0f}, geometric {geo.max():.0f}")
 
         update(d)
         return update
@@ -560,6 +573,7 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
         alt=lambda d: (
             f"Left: heatmap of the linear encoding with d = {d} over positions 0 to "
             f"{seq_len - 1}, fast stripes at the bottom, slower ones higher up. Right: wavelength "
-            f"of each pair on a log scale, linear schedule against the geometric one."),
+            f"of each pair on a log scale, linear schedule (longest {math.pi * d:.0f}) against "
+            f"the geometric one (longest {2 * math.pi * base ** ((d - 2) / d):.0f})."),
         figsize=(7.6, 3.4),
     )

@@ -202,8 +202,9 @@ FILLER = ("in", "the", "garden", "on", "a", "sunny", "day", "after", "lunch", "q
 def pair_logits_by_shift(words: Sequence[str] = ("a", "man", "threw", "a", "ball"),
                          query: int = 1, key: int = 2, shifts: Sequence[int] = tuple(range(16)),
                          d: int = 16, seed: int = 0, *, proj_scale: float = 3.0,
-                         table_std: float = 0.3, t5_std: float = 1.0, shaw_k: int = 4,
-                         shaw_std: float = 0.5) -> dict[str, np.ndarray]:
+                         pe_scale: float | None = None, table_std: float | None = None,
+                         t5_std: float = 1.0, shaw_k: int = 4, shaw_std: float = 0.5
+                         ) -> dict[str, np.ndarray]:
     """The logit of ``words[query]`` → ``words[key]`` when ``s`` filler words are put in front.
 
     One toy head, four position schemes; every setting is an argument:
@@ -211,9 +212,11 @@ def pair_logits_by_shift(words: Sequence[str] = ("a", "man", "threw", "a", "ball
     * word vectors :func:`posenc_lib.toy.embed` (entries N(0, 1/d)); ``W_Q``, ``W_K`` from
       :func:`posenc_lib.toy.projections` with ``scale=proj_scale`` (entries N(0, proj_scale²/d));
       logits divided by √d (:func:`posenc_lib.relative.logits`);
-    * sinusoidal: :func:`posenc_lib.encodings.sinusoidal` ``(L, d)`` added to the input, unscaled;
+    * sinusoidal: :func:`posenc_lib.encodings.sinusoidal` ``(L, d)`` times ``pe_scale`` added to
+      the input (default 1/√d, chapter 1's PE/√d: rows of norm 1/√2);
     * learned table: :func:`posenc_lib.relative.learned_table` with standard deviation
-      ``table_std``, added to the input;
+      ``table_std`` (default 1/√(2d): rows of mean squared norm 1/2, like PE/√d), added to the
+      input;
     * T5: 32 bucket values N(0, ``t5_std``²) (``default_rng([seed, 7])``), default buckets;
     * Shaw et al.: ``2 * shaw_k + 1`` key vectors N(0, ``shaw_std``²) (``default_rng([seed, 8])``).
 
@@ -221,6 +224,8 @@ def pair_logits_by_shift(words: Sequence[str] = ("a", "man", "threw", "a", "ball
     scheme, indexed like ``shifts``.
     """
     words = list(words)
+    pe_scale = 1.0 / np.sqrt(d) if pe_scale is None else pe_scale
+    table_std = 1.0 / np.sqrt(2 * d) if table_std is None else table_std
     w_q, w_k, _ = toy.projections(d, seed, scale=proj_scale)
     table = relative.learned_table(len(words) + len(FILLER), d, seed=seed, scale=table_std)
     t5_values = np.random.default_rng([seed, 7]).normal(0.0, t5_std, 32)
@@ -235,7 +240,7 @@ def pair_logits_by_shift(words: Sequence[str] = ("a", "man", "threw", "a", "ball
         L = len(sentence)
         i, j = s + query, s + key
         out["sinusoidal (absolute)"].append(
-            relative.logits(x, w_q, w_k, absolute=encodings.sinusoidal(L, d))[i, j])
+            relative.logits(x, w_q, w_k, absolute=pe_scale * encodings.sinusoidal(L, d))[i, j])
         out["learned table (absolute)"].append(
             relative.logits(x, w_q, w_k, absolute=table[:L])[i, j])
         out["T5 bias (relative)"].append(
@@ -247,16 +252,17 @@ def pair_logits_by_shift(words: Sequence[str] = ("a", "man", "threw", "a", "ball
 
 def pair_logit_terms(words: Sequence[str] = ("a", "man", "threw", "a", "ball"),
                      query: int = 1, key: int = 2, shifts: Sequence[int] = tuple(range(16)),
-                     d: int = 16, seed: int = 0, *, proj_scale: float = 3.0
-                     ) -> dict[str, np.ndarray]:
+                     d: int = 16, seed: int = 0, *, proj_scale: float = 3.0,
+                     pe_scale: float | None = None) -> dict[str, np.ndarray]:
     r"""The sinusoidal logit of :func:`pair_logits_by_shift` split into its four terms.
 
-    With :math:`q = (x_i + p_i) W_Q` and :math:`k = (x_j + p_j) W_K`, the logit
-    :math:`q\cdot k/\sqrt{d}` is content–content :math:`x_iW_Q\cdot x_jW_K`, the two mixed terms
-    :math:`x_iW_Q\cdot p_jW_K` and :math:`p_iW_Q\cdot x_jW_K`, and position–position
-    :math:`p_iW_Q\cdot p_jW_K` (each divided by :math:`\sqrt{d}`). Returns one array per term,
-    indexed like ``shifts``.
+    With :math:`p_i` = ``pe_scale`` · PE(i) (default 1/√d), :math:`q = (x_i + p_i) W_Q` and
+    :math:`k = (x_j + p_j) W_K`, the logit :math:`q\cdot k/\sqrt{d}` is content–content
+    :math:`x_iW_Q\cdot x_jW_K`, the two mixed terms :math:`x_iW_Q\cdot p_jW_K` and
+    :math:`p_iW_Q\cdot x_jW_K`, and position–position :math:`p_iW_Q\cdot p_jW_K` (each divided
+    by :math:`\sqrt{d}`). Returns one array per term, indexed like ``shifts``.
     """
+    pe_scale = 1.0 / np.sqrt(d) if pe_scale is None else pe_scale
     w_q, w_k, _ = toy.projections(d, seed, scale=proj_scale)
     names = ("content–content", "content–position", "position–content", "position–position")
     out: dict[str, list[float]] = {name: [] for name in names}
@@ -265,7 +271,7 @@ def pair_logit_terms(words: Sequence[str] = ("a", "man", "threw", "a", "ball"),
             raise ValueError(f"shifts must be at most {len(FILLER)}, got {s}")
         sentence = list(FILLER[:s]) + list(words)
         x = toy.embed(sentence, d, seed)
-        p = encodings.sinusoidal(len(sentence), d)
+        p = pe_scale * encodings.sinusoidal(len(sentence), d)
         i, j = s + query, s + key
         for name, (a, b) in zip(names, ((x[i], x[j]), (x[i], p[j]), (p[i], x[j]), (p[i], p[j]))):
             out[name].append(float((a @ w_q) @ (b @ w_k)) / np.sqrt(d))
@@ -284,4 +290,5 @@ def pair_shift_figure(fig: Figure, curves: dict[str, np.ndarray], shifts: Sequen
     ax.set_ylabel(f"attention logit {label}")
     ax.set_title(f"Same two words, same distance: the logit {label} as the pair moves right")
     ax.grid(True)
-    ax.legend(loc="best", fontsize=8, ncols=2)
+    # outside the axes, below: inside, it would hide part of a flat line whatever the data
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncols=2)

@@ -20,6 +20,7 @@ __all__ = [
     "same_token_grid",
     "same_token_logits",
     "timeline",
+    "timeline_alt",
     "where_diagram",
 ]
 
@@ -71,7 +72,7 @@ def where_diagram(fig: Figure) -> None:
         (0.895, 0.072, "tokens $t_1, \\dots, t_L$"),
         (0.775, 0.072, "embedding\n$x_i = E[t_i]$"),
         (0.615, 0.105, "projections\n$q_i = x_iW_Q$, $k_j = x_jW_K$\n$v_j = x_jW_V$"),
-        (0.455, 0.072, "scores\n$s_{ij} = q_i\\cdot k_j/\\sqrt{d_k}$"),
+        (0.455, 0.072, "scores\n$e_{ij} = q_i\\cdot k_j/\\sqrt{d_k}$"),
         (0.325, 0.072, "softmax over $j$\n$\\to A_{ij}$"),
         (0.195, 0.072, "output\n$o_i = \\sum_j A_{ij}\\,v_j$"),
     ]
@@ -116,9 +117,10 @@ def timeline(fig: Figure, events: tuple[catalogue.Event, ...] = catalogue.TIMELI
 
     Markers sit at the true date on the axis; each is joined to its label, and the labels are
     spaced evenly in date order (so that the crowded year 2023 stays readable). Marker colour
-    and shape say where the method acts (:data:`WHERE_STYLE`); filled markers are first papers,
-    hollow ones adoptions by well-known models or later studies (italic labels). Dates are those
-    of the first public version (arXiv v1 where one exists), to the month.
+    and shape say where the method acts (:data:`WHERE_STYLE`); filled markers are the methods'
+    key papers, hollow ones adoptions by well-known models or later studies (italic labels).
+    Dates are those of the first public version (arXiv v1 where one exists), to the month.
+    :func:`timeline_alt` describes the same events in words.
     """
     ax = fig.subplots()
     top, bottom = 2017.0, 2024.0
@@ -144,13 +146,24 @@ def timeline(fig: Figure, events: tuple[catalogue.Event, ...] = catalogue.TIMELI
     handles = [Line2D([], [], ls="none", marker=m, color=c, markersize=7, label=w)
                for w, (c, m) in WHERE_STYLE.items()]
     handles += [Line2D([], [], ls="none", marker="o", markerfacecolor="#777777",
-                       markeredgecolor="#777777", label="first paper"),
+                       markeredgecolor="#777777", label="key paper"),
                 Line2D([], [], ls="none", marker="o", markerfacecolor="white",
                        markeredgecolor="#777777", label="model / study")]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8,
-               title="marker colour and shape: where it acts;  filled: first paper",
+               title="marker colour and shape: where it acts;  filled: key paper",
                title_fontsize=8)
     ax.set_title("Position encodings, 2017 → 2024")
+
+
+def timeline_alt(events: tuple[catalogue.Event, ...] = catalogue.TIMELINE) -> str:
+    """Alt text for :func:`timeline`, built from the same events (so the two never disagree)."""
+    months = ("January February March April May June July August September October November "
+              "December").split()
+    items = [f"{months[e.month - 1]} {e.year} {e.label}" for e in events]
+    return ("Vertical timeline from 2017 at the top to 2024 at the bottom. Markers on the time "
+            "axis, coloured and shaped by where each method acts (filled for a method's key "
+            "paper, hollow for an adoption or a later study), are joined to labels: "
+            + "; ".join(items) + ".")
 
 
 # -- same token at every position ------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Quick check of chapter 1: permutations, repeated words, the causal mask and pooling.
+"""Quick check of chapter 1: permutations, repeated words, the causal mask and the readout.
 
 Every number quoted in the feedback is computed here with the chapter's toy head
 (:func:`posenc_lib.toy.self_attention`, d = 16, seed 0).
@@ -15,6 +15,7 @@ _A = "dog bites man".split()
 _B = "man bites dog".split()             # first and last word swapped
 _C = "man dog bites".split()             # order = [2, 0, 1]: not its own inverse
 _TWINS = "the brown dog chased the black dog".split()
+_SAW = "the dog saw the dog".split()     # two 'the' keys, two 'dog' keys
 
 _out_a, _w_a = toy.self_attention(_A)
 _out_b, _ = toy.self_attention(_B)
@@ -33,8 +34,22 @@ _DOG_1, _DOG_2 = [i for i, w in enumerate(_TWINS) if w == "dog"]   # positions 2
 _CAUSAL_GAP = float(np.linalg.norm(_out_causal[_DOG_1] - _out_causal[_DOG_2])
                     / np.linalg.norm(_out_causal[_DOG_1]))
 assert _CAUSAL_GAP > 0.05
-# Q5: the mean of the output rows does not depend on the order
+# Q3: equal keys get equal weights, and a row sums to 1
+_, _w_saw = toy.self_attention(_SAW)
+_ROW = _w_saw[2]                                       # the query 'saw'
+assert np.isclose(_ROW[0], _ROW[3], atol=1e-12) and np.isclose(_ROW[1], _ROW[4], atol=1e-12)
+_W_SELF, _W_DOG = round(float(_ROW[2]), 3), round(float(_ROW[1]), 3)   # as the prompt shows them
+_REST = 1 - _W_SELF - 2 * _W_DOG                       # what the two 'the' keys share
+_W_THE = _REST / 2
+assert round(_W_THE, 2) == round(float(_ROW[0]), 2)   # the rounded prompt gives the true answer
+_NO_HALF = _REST                                       # forgot the second 'the'
+_ONE_DOG = (1 - _W_SELF - _W_DOG) / 2                  # forgot the second 'dog'
+assert len({round(x, 2) for x in (_W_THE, _NO_HALF, _ONE_DOG)}) == 3
+# Q5: reading the last row: it is now the output of another token
+_LAST_GAP = float(np.linalg.norm(_out_b[-1] - _out_a[-1]) / np.linalg.norm(_out_a[-1]))
+_MOVED_TOL = below(np.max(np.abs(_out_b[-1] - _out_a[0])), 1e-12)   # B's last row = A's first
 _POOL_TOL = below(np.max(np.abs(_out_a.mean(axis=0) - _out_b.mean(axis=0))), 1e-12)
+assert _LAST_GAP > 0.1
 
 
 def _entry(r: int, c: int) -> str:
@@ -83,50 +98,65 @@ QUIZ = quiz.quiz(
         kind="compute",
     ),
     quiz.question(
-        "In *the brown dog chased the black dog*, why do both *dog* tokens get identical "
-        "outputs?",
-        quiz.option("The head is untrained; trained weights would separate them.", False,
-                    "Training changes W_Q, W_K and W_V but not the argument: equal inputs give "
-                    "equal rows for *any* weights."),
-        quiz.option("Their inputs are equal, and a head sees the tokens as a bag.", True,
-                    "Both rows compute softmax(q Kᵀ/√d_k) V with the same q and the same K and "
-                    "V. K and V are the bag (multiset) of all tokens: which tokens, how many "
-                    "times each, but not where."),
-        quiz.option("The softmax rounds close scores to one and the same value.", False,
-                    "Nothing is rounded: the two rows are computed from identical numbers, so "
-                    "they are identical (up to floating-point noise)."),
+        "The same toy head reads *the dog saw the dog* (no positions, no mask). The query *saw* "
+        f"gives weight {_W_SELF:.3f} to itself and {_W_DOG:.3f} to the first *dog*. What weight "
+        "does it give to the first *the*?",
+        quiz.option(f'About {_W_THE:.2f}: the two "the" share the rest', True,
+                    "Equal keys get equal scores, hence equal weights: the second *dog* also "
+                    f"gets {_W_DOG:.3f}, and the two *the* share what is left, "
+                    f"(1 − {_W_SELF:.3f} − 2·{_W_DOG:.3f})/2 ≈ {_W_THE:.2f}. Attention sees "
+                    "the keys as a bag: which tokens, how many of each, not where."),
+        quiz.option(f'About {_NO_HALF:.2f}: the first "the" takes the rest', False,
+                    "The second *the* is the same word, so the same key vector, the same score "
+                    f"and the same weight as the first: the {_NO_HALF:.2f} left is shared by "
+                    "the two of them."),
+        quiz.option(f'About {_ONE_DOG:.2f}: half of what "saw" and one "dog" leave', False,
+                    "The second *dog* is the same key as the first: it also gets "
+                    f"{_W_DOG:.3f}. Subtract it too before sharing the rest between the two "
+                    "*the*."),
+        quiz.option("It cannot be known without the scores", False,
+                    "The scores are not needed: the two *the* are the same vector, so *saw* "
+                    "gives them equal scores and equal weights, and every row of weights sums "
+                    "to 1. That fixes their share."),
+        kind="compute",
     ),
     quiz.question(
-        "Same sentence, same head, but now with a causal mask (each token sees itself and the "
-        "tokens before it). Do the two *dog* tokens still get identical outputs?",
-        quiz.option("Yes: the mask cannot tell two equal tokens apart.", False,
-                    "The mask does not look at the tokens, only at positions: it decides which "
-                    "keys each query may see, and the two dogs stand at different positions."),
+        "Without a mask, the two *dog* tokens of *the brown dog chased the black dog* get "
+        "identical outputs. Now the same head uses a causal mask (each token sees itself and "
+        "the tokens before it). Do the two *dog* tokens still get identical outputs?",
+        quiz.option("Yes: the two dogs still have equal queries.", False,
+                    "Their queries are equal, but the mask does not look at the tokens, only "
+                    "at positions: it decides which keys each query may see, and the two dogs "
+                    "stand at different positions."),
         quiz.option("No: the mask gives each dog a different query vector.", False,
-                    "The queries are still equal (q = x·W_Q, and the two x are equal). What "
+                    "The queries are still equal (q = x·`W_Q`, and the two x are equal). What "
                     "differs is the set of keys each query may see."),
         quiz.option(f"No: the first sees {_DOG_1 + 1} tokens, and the second all {_DOG_2 + 1}.",
                     True,
-                    f"The first dog attends over *{' '.join(_TWINS[:_DOG_1 + 1])}*, the second over "
-                    "the whole sentence, so their weighted averages differ: in the toy head the outputs "
-                    f"differ by {100 * _CAUSAL_GAP:.0f}%. The mask itself carries position."),
+                    f"The first dog attends over *{' '.join(_TWINS[:_DOG_1 + 1])}*, the second "
+                    "over the whole sentence, so their weighted averages differ: in the toy head "
+                    f"the outputs differ by {100 * _CAUSAL_GAP:.0f}%. The mask itself carries "
+                    "position."),
         kind="predict",
     ),
     quiz.question(
-        "A classifier averages the output rows of one head (no positions, no mask) into a "
-        "single vector. How does that vector for *man bites dog* compare with the one for "
-        "*dog bites man*?",
-        quiz.option("It is the same vector (up to rounding errors).", True,
-                    "The rows are the same rows in another order (equivariance), and a mean "
-                    "does not depend on the order: the pooled model is *invariant*. In the toy "
-                    f"head the two means differ by less than {_POOL_TOL:.0e}."),
-        quiz.option("Same entries, in a different order.", False,
-                    "The permutation acts on the rows (tokens), not on the entries of each "
-                    "vector; averaging over the rows removes it completely."),
-        quiz.option("It differs: each row was computed in another order.", False,
-                    "Each row is computed from the same query and the same bag of keys and "
-                    "values, so it is the same row, only at another place; the mean of the "
-                    "same rows is the same vector."),
+        "A classifier reads the output row of the *last* token of one head (no positions, no "
+        "mask). How does the vector it reads for *man bites dog* compare with the one for *dog "
+        "bites man*?",
+        quiz.option("The same vector: the head cannot see word order.", False,
+                    "The head is *equivariant*, not invariant: outputs move with their tokens. "
+                    "What is the same is the set of rows; averaging them would give the same "
+                    f"vector (the two means differ by less than {_POOL_TOL:.0e})."),
+        quiz.option('Another vector: the output of "dog", not of "man".', True,
+                    "Equivariance moves each output row with its token, so the last row is now "
+                    "the output of *dog*: it equals the first row for *dog bites man* (difference "
+                    f"below {_MOVED_TOL:.0e}), and it differs from the old last row by "
+                    f"{100 * _LAST_GAP:.0f}%. The head did not see the order; the readout did, by "
+                    "picking a position from outside."),
+        quiz.option("Another vector: reordering changes every output row.", False,
+                    "No row changes its value: each token's query meets the same bag of keys "
+                    "and values. The rows only change places, and the last place now holds "
+                    "another token."),
         kind="predict",
     ),
 )

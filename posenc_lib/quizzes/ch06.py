@@ -10,9 +10,11 @@ from .. import encodings, quiz, similarity
 _LAM8 = encodings.wavelengths(8)
 _LAM_I_OVER_D = 2 * np.pi * 10000.0 ** (2 / 8)      # exponent i/d with i = 2
 _LAM_DIM_INDEX = 2 * np.pi * 10000.0 ** (2 * 4 / 8)  # dimension index 4 used as i
+_LAM_I_PLUS_1 = 2 * np.pi * 10000.0 ** (2 * 3 / 8)   # pairs counted from 1: i + 1 = 3
 
 # Q3: base 10 over a 512-token window, d = 512
 _LAM_MAX_10 = float(encodings.wavelengths(512, 10.0)[-1])
+_REPEAT_10 = int(np.ceil(_LAM_MAX_10))  # every pair has completed a turn within this many tokens
 _HALF_10 = similarity.first_offset_below(0.5, 512, 10.0)
 _MIN_DIST_10 = float(np.min(similarity.offset_distance(np.arange(1, 512), 512, 10.0)))
 _FROZEN_10 = similarity.window_census(512, 512, 10.0)["frozen"]
@@ -22,11 +24,24 @@ _FROZEN_1E5 = similarity.window_census(512, 512, 100000.0)["frozen"]
 _POS = np.arange(512)
 _T2T_GAP = float(np.max(np.abs(similarity.sinusoidal_tensor2tensor(_POS, 512)
                                - encodings.sinusoidal(512, 512, layout="concat"))))
+# only the first frequency is shared, so no column order can make the tables equal
+_SHARED = int(np.sum(np.isclose(similarity.tensor2tensor_frequencies(512)[:, None],
+                                encodings.frequencies(512)[None, :], rtol=1e-9, atol=0.0)))
 _LAM_T2T = float(2 * np.pi / similarity.tensor2tensor_frequencies(512)[-1])
 _LAM_PAPER = float(encodings.wavelengths(512)[-1])
 
-# Q5: float32 at large positions
+# Q5: float32 near position 15 million (past the crossing, below 2^24), as in the chapter
 _HALF_GAP = float(similarity.offset_distance(1, 512)) / 2
+_P15 = 15_000_000 + np.arange(50)
+_ST, _EX = similarity.sinusoidal_float32(_P15, 512).astype(float), encodings.sinusoidal_at(_P15, 512)
+_ERR_15 = float(np.median(np.linalg.norm(_ST - _EX, axis=1)))
+_ANGLE_ERR = np.abs(np.angle(np.exp(1j * (np.arctan2(_ST[:, 2:64:2], _ST[:, 3:64:2])
+                                          - np.arctan2(_EX[:, 2:64:2], _EX[:, 3:64:2])))))
+_FAST_MEDIAN = float(np.median(_ANGLE_ERR))  # pairs 1-31
+_FAST_MAX = float(_ANGLE_ERR.max())
+_OFFS = np.arange(-100, 101)
+_OWN_15 = sum(int(_OFFS[np.argmin(np.linalg.norm(encodings.sinusoidal_at(p + _OFFS, 512) - v, axis=1))]
+                  == 0) for p, v in zip(_P15, _ST))
 
 # Q6: pairs that never complete a turn in a 512-token training window
 _CENSUS = similarity.window_census(512, 512, 10000.0)
@@ -43,11 +58,15 @@ QUIZ = quiz.quiz(
                     f"Right: λ_2 = 2π·10000^(4/8) = 2π·100 ≈ {_LAM8[2]:.1f}. At d = 8 each pair is "
                     f"n^(2/d) = {10000 ** (2 / 8):.0f} times slower than the previous one, so the "
                     f"four wavelengths are {', '.join(f'{x:,.1f}' for x in _LAM8)}."),
+        quiz.option(f"About {_LAM_I_PLUS_1:,.1f} (that is 2π·1000)", False,
+                    f"That is 2π·10000^(2·3/8) ≈ {_LAM_I_PLUS_1:,.1f}, the wavelength of pair 3: "
+                    "you counted the pairs from 1. Pair 0 is the fastest (λ_0 = 2π), so pair 2 "
+                    "has the exponent 2·2/8."),
         quiz.option(f"About {_LAM_DIM_INDEX:,.0f} (that is 2π·10000)", False,
                     "That puts the *dimension* index 4 where the pair index i = 2 belongs: "
                     f"2π·10000^(2·4/8) ≈ {_LAM_DIM_INDEX:,.0f}. No pair of d = 8 is that slow; the "
                     f"slowest, i = 3, has λ ≈ {_LAM8[3]:,.0f}."),
-        kind="compute",
+        kind="compute", ordered=True,  # the wavelengths in ascending order, as on a ladder
     ),
     quiz.question(
         "PE(m)·PE(p) depends only on m − p. Does the attention score "
@@ -74,9 +93,10 @@ QUIZ = quiz.quiz(
     quiz.question(
         "You change the base from n = 10000 to n = 10, keeping d = 512. What happens to the "
         "encodings of positions 0…511?",
-        quiz.option(f"Every pair repeats within {_LAM_MAX_10:.0f} tokens: the positions stay "
+        quiz.option(f"Every pair repeats within {_REPEAT_10} tokens: the positions stay "
                     "distinct, distances blur.", True,
-                    f"Right: the longest wavelength is 2π·10^(510/512) ≈ {_LAM_MAX_10:.1f}. The "
+                    f"Right: the longest wavelength is 2π·10^(510/512) ≈ {_LAM_MAX_10:.1f}, so by "
+                    f"{_REPEAT_10} tokens every pair has turned at least once. The "
                     f"similarity falls to 0.5 within {_HALF_10} tokens and then hovers around 0, so "
                     "a 50-token and a 400-token gap look alike. The encodings remain different "
                     f"(no two are closer than {_MIN_DIST_10:.1f}) because the pairs' wavelengths "
@@ -102,7 +122,8 @@ QUIZ = quiz.quiz(
                     "That holds for the paper's formula stored in the concat layout, not for "
                     "tensor2tensor: it spaces its frequencies as n^(−i/(d/2−1)), not n^(−2i/d). "
                     f"For d = 512 the two tables differ by up to {_T2T_GAP:.2f} within 512 "
-                    "positions, whatever the order."),
+                    f"positions, and as they share only {_SHARED} of their 256 frequencies, no "
+                    "order of the columns can make them equal."),
         quiz.option("No: tensor2tensor also spaces its frequencies differently from the paper.",
                     True,
                     "Right: its frequencies are n^(−i/(d/2−1)), reaching exactly 1/n, so its "
@@ -117,9 +138,9 @@ QUIZ = quiz.quiz(
         kind="concept",
     ),
     quiz.question(
-        "A model computes its encoding entirely in float32 (d = 512). Near position 10 million "
-        f"the error ‖PE₃₂(p) − PE(p)‖ exceeds half the gap between neighbours ({_HALF_GAP:.2f}). "
-        "What follows?",
+        "A model computes its encoding entirely in float32 (d = 512). Near position 15 million "
+        f"the error ‖PE₃₂(p) − PE(p)‖ (about {_ERR_15:.1f}) exceeds half the gap between "
+        f"neighbours ({_HALF_GAP:.2f}). What follows?",
         quiz.option("Each stored vector is now closer to a neighbour's true encoding than to its own.",
                     False,
                     "A long error is not enough. To sit nearer PE(p+1), every hand would have to "
@@ -128,16 +149,20 @@ QUIZ = quiz.quiz(
                     "float32 vector's nearest true encoding is still its own. Neighbours merge "
                     f"only from 2²⁴ = {2 ** 24:,}, where float32 has no odd integers."),
         quiz.option("Nothing: float32 keeps 7 digits, plenty for values between −1 and 1.", False,
-                    "The values are fine; the *angles* are not. An angle of about 10⁷·ω_i radians "
-                    "computed with a relative error near 10⁻⁷ is off by an amount comparable to "
-                    "ω_i radians: more than half a radian in some fast pairs, as the chapter "
-                    "measures."),
+                    "The values are fine; the *angles* are not. The angle p·ω_i of a fast pair is "
+                    "millions of radians, where float32 numbers are half a radian or a whole radian "
+                    "apart, so rounding the product alone can move it by half a radian; the "
+                    "rounded ω_i, multiplied by the position, adds an error of the same size. "
+                    f"Measured in the chapter: pairs 1–31 are off by {_FAST_MEDIAN:.2f} radian in "
+                    f"the median, up to {_FAST_MAX:.2f}."),
         quiz.option("The fast pairs' angles are badly off, but the vector is still nearest its own.",
                     True,
-                    "Right: the fast pairs other than pair 0 (whose angle is exact) point up to "
-                    "half a radian and more the wrong way, so what a model reads from them is "
-                    "noise. Their errors go forward and back at random, so the vector does not "
-                    "drift towards a neighbour: it stays nearest its own true encoding until "
+                    f"Right: the fast pairs 1–31 point the wrong way by {_FAST_MEDIAN:.2f} radian "
+                    f"in the median and up to {_FAST_MAX:.2f} (pair 0's angle is exact), so a model "
+                    "cannot rely on them. Their errors go forward and back at random, so "
+                    "the vector does not "
+                    f"drift towards a neighbour: in {_OWN_15} of the {len(_P15)} positions measured, "
+                    "it is still nearest its own true encoding. Neighbours merge only from "
                     f"2²⁴ = {2 ** 24:,}. Computing the angles in float64 avoids all of it."),
         kind="predict",
     ),

@@ -9,15 +9,26 @@ import numpy as np
 from .. import quiz, relative
 from ..figures import relative as _relative_figures
 
-# Q2: T5's bucket of a key 40 positions before the query (defaults: 32 buckets, max_distance 128)
-_D, _N = 128, 40
-_B = 32 // 2          # buckets per side
-_M = _B // 2          # exact buckets
-_SCALED = math.log(_N / _M) / math.log(_D / _M) * (_B - _M)        # 4.64
-_BUCKET = int(relative.t5_bucket(np.array([-_N]), True, 32, _D)[0])  # 12
-_LOG_OF_D = _M + math.floor(math.log(_N / _M) / math.log(_D) * (_B - _M))  # 10
-_RANGE = next(r for r in relative.t5_bucket_ranges(32, _D, True, 300) if r[0] == _BUCKET)
-assert _BUCKET == _M + math.floor(_SCALED) and _LOG_OF_D < _BUCKET and _RANGE[2] < 0
+# Q2: T5's bucket of a key 25 positions *after* the query, with 16 buckets and max_distance 64
+# (not the defaults, so the chapter's bucket table does not give the answer away)
+_NB, _D, _N = 16, 64, 25
+_B = _NB // 2         # buckets per side: 8
+_M = _B // 2          # exact buckets: 4
+_LN2, _LN5 = math.log(2), math.log(5)
+_NUM = math.log(_N / _M)                        # ln(25/4) = 2 ln 5 − 2 ln 2
+_DEN = math.log(_D / _M)                        # ln(64/4) = 4 ln 2
+_SCALED = _NUM / _DEN * (_B - _M)               # 2.64
+_SIDE = _M + math.floor(_SCALED)                # 6: the bucket within one side
+_BUCKET = int(relative.t5_bucket(np.array([_N]), bidirectional=True, num_buckets=_NB,
+                                 max_distance=_D)[0])                       # 14
+_BEFORE = int(relative.t5_bucket(np.array([-_N]), bidirectional=True, num_buckets=_NB,
+                                 max_distance=_D)[0])                       # 6
+_LN_D_SCALED = _NUM / math.log(_D) * (_B - _M)  # 1.76: dividing by ln D instead of ln(D/m)
+_LOG_OF_D = _M + math.floor(_LN_D_SCALED) + _B  # 13
+_ROUNDED = _M + round(_SCALED) + _B             # 15
+assert abs(_NUM - (2 * _LN5 - 2 * _LN2)) < 1e-12 and abs(_DEN - 4 * _LN2) < 1e-12
+assert _BUCKET == _SIDE + _B and _BEFORE == _SIDE and _SIDE < _B - 1  # not capped
+assert len({_BUCKET, _BEFORE, _LOG_OF_D, _ROUNDED}) == 4
 
 # Q3: Shaw et al.'s table index of some offsets with k = 4 (query at position 50)
 _K = 4
@@ -26,10 +37,22 @@ _SHAW = {off: int(_IDS[50 + off]) for off in (-50, -5, -4, -3, -1, 3)}
 _CLIPPED = _SHAW[-5] - _K  # the offset both far keys are clipped to
 assert _SHAW[-50] == _SHAW[-5] and _SHAW[-3] != _SHAW[3] and _SHAW[-1] != _SHAW[-4]
 
-# Q5: the ranges of the four terms of the sinusoidal logit in the chapter's demo
-_SHIFTS = tuple(range(16))
-_TERMS = {name: float(np.ptp(v))
-          for name, v in _relative_figures.pair_logit_terms(shifts=_SHIFTS).items()}
+# Q5: the four terms of the sinusoidal logit in the chapter's demo (PE/√d, as in chapter 1),
+# with the pair at the start (shift 0) and three words to the right (shift 3)
+_T0, _T3 = ({name: float(v[i]) for name, v in
+             _relative_figures.pair_logit_terms(shifts=(0, 3)).items()} for i in (0, 1))
+assert _T0["content–content"] == _T3["content–content"]
+assert all(abs(_T3[n] - _T0[n]) > 0.05 for n in ("content–position", "position–content",
+                                                  "position–position"))
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.3f}".replace("-", "−")
+
+
+def _moved(name: str) -> str:
+    return f"from {_signed(_T0[name])} to {_signed(_T3[name])}"
+
 
 QUIZ = quiz.quiz(
     quiz.question(
@@ -48,28 +71,30 @@ QUIZ = quiz.quiz(
         kind="predict",
     ),
     quiz.question(
-        f"T5's encoder with the defaults: 32 buckets (B = {_B} per side, m = {_M} exact), "
-        f"max_distance D = {_D}. Which bucket does a key {_N} positions *before* the query use? "
-        f"(ln {_N // _M} ≈ {math.log(_N / _M):.3f}, ln {_D // _M} ≈ {math.log(_D / _M):.3f})",
+        f"T5's encoder with {_NB} buckets (B = {_B} per side, m = {_M} exact) and max_distance "
+        f"D = {_D}. Which bucket does a key {_N} positions *after* the query use? "
+        f"(ln 2 ≈ {_LN2:.3f}, ln 5 ≈ {_LN5:.3f})",
+        quiz.option(f"{_BEFORE}", False,
+                    f"{_BEFORE} is the right bucket *within one side*, and the bucket of a key "
+                    f"{_N} positions *before* the query. This key is after it (j − i = +{_N} > 0), "
+                    f"so it uses the upper half: add B = {_B}, giving {_BUCKET}."),
         quiz.option(f"{_LOG_OF_D}", False,
                     f"You divided by ln D = ln {_D} instead of ln(D/m) = ln {_D // _M}: "
-                    f"{_M} + ⌊ln {_N // _M} / ln {_D} · {_B - _M}⌋ = {_LOG_OF_D}. The log-spaced buckets "
-                    f"start at n = m, so both logarithms are taken relative to m: "
-                    f"{_M} + ⌊{_SCALED:.2f}⌋ = {_BUCKET}."),
+                    f"ln({_N}/{_M}) / ln {_D} · {_B - _M} = {_LN_D_SCALED:.2f}, so the bucket became "
+                    f"{_M} + ⌊{_LN_D_SCALED:.2f}⌋ + {_B} = "
+                    f"{_LOG_OF_D}. The log-spaced buckets start at n = m, so both logarithms are "
+                    f"taken relative to m: {_M} + ⌊{_SCALED:.2f}⌋ + {_B} = {_BUCKET}."),
         quiz.option(f"{_BUCKET}", True,
-                    f"n = {_N} ≥ m, so the bucket is m + ⌊ln(n/m) / ln(D/m) · (B − m)⌋ = "
-                    f"{_M} + ⌊ln {_N // _M} / ln {_D // _M} · {_B - _M}⌋ = {_M} + ⌊{_SCALED:.2f}⌋ = {_BUCKET}. "
-                    f"The key is before the query (j − i = −{_N} < 0), so nothing is added. The "
-                    f"bucket table in the chapter agrees: bucket {_BUCKET} holds the offsets "
-                    f"−{-_RANGE[1]} to −{-_RANGE[2]}."),
-        quiz.option(f"{_BUCKET + 1}", False,
-                    f"You rounded {_SCALED:.2f} up to {round(_SCALED)}. T5 truncates: ⌊{_SCALED:.2f}⌋ = "
-                    f"{math.floor(_SCALED)}, so the bucket is {_M} + {math.floor(_SCALED)} = "
+                    f"n = {_N} ≥ m = {_M}, so within its side the key is in bucket "
+                    f"m + ⌊ln(n/m) / ln(D/m) · (B − m)⌋. Here ln(25/4) = 2 ln 5 − 2 ln 2 ≈ "
+                    f"{_NUM:.3f} and ln(64/4) = 4 ln 2 ≈ {_DEN:.3f}, so the bucket is "
+                    f"{_M} + ⌊{_NUM:.3f} / {_DEN:.3f} · {_B - _M}⌋ = {_M} + ⌊{_SCALED:.2f}⌋ = "
+                    f"{_SIDE}. The key is after the query (j − i = +{_N} > 0), so add B = {_B}: "
                     f"{_BUCKET}."),
-        quiz.option(f"{_BUCKET + _B}", False,
-                    f"{_BUCKET + _B} = {_BUCKET} + {_B} is the bucket of a key {_N} positions "
-                    f"*after* the query. The upper half is for j − i > 0; here j − i = −{_N}, "
-                    f"so the answer is {_BUCKET}."),
+        quiz.option(f"{_ROUNDED}", False,
+                    f"You rounded {_SCALED:.2f} up to {round(_SCALED)}. T5 truncates: "
+                    f"⌊{_SCALED:.2f}⌋ = {math.floor(_SCALED)}, so the bucket is {_M} + "
+                    f"{math.floor(_SCALED)} + {_B} = {_BUCKET}."),
         kind="compute",
     ),
     quiz.question(
@@ -104,21 +129,22 @@ QUIZ = quiz.quiz(
         "A random head reads sinusoids added to its input. The pair man → threw moves 3 words "
         "to the right. Which of the four terms of its logit can change?",
         quiz.option("Both mixed terms and the position–position term.", True,
-                    f"All three terms that contain a position can change. In the chapter's demo "
-                    f"({len(_SHIFTS)} shifts) the content–position term varies over a range of "
-                    f"{_TERMS['content–position']:.2f}, the position–content term over "
-                    f"{_TERMS['position–content']:.2f}, and the position–position term over "
-                    f"{_TERMS['position–position']:.2f}. Only the content–content term stays "
-                    f"fixed."),
+                    f"All three terms that contain a position can change, and in the chapter's "
+                    f"demo all three do between shift 0 and shift 3: content–position "
+                    f"{_moved('content–position')}, position–content "
+                    f"{_moved('position–content')}, position–position "
+                    f"{_moved('position–position')}. Only content–content stays at "
+                    f"{_signed(_T0['content–content'])}: the two words are the same."),
         quiz.option("Only the mixed terms: position–position is offset-only.", False,
                     f"The dot product PE(i)·PE(j) depends only on the offset, but the head "
-                    f"computes PE(i) W_Q · PE(j) W_K. For a general head that depends on i and j "
-                    f"separately (chapter 6): in the demo this term varies the most, over a "
-                    f"range of {_TERMS['position–position']:.2f}."),
+                    f"computes `PE(i) @ W_Q` · `PE(j) @ W_K`. For a general head that depends on "
+                    f"i and j separately (chapter 6): in the demo this term goes "
+                    f"{_moved('position–position')} although the offset stays +1."),
         quiz.option("Only the position–position term.", False,
-                    f"The mixed terms contain one position each, so they move too: over ranges "
-                    f"of {_TERMS['content–position']:.2f} and {_TERMS['position–content']:.2f} "
-                    f"in the demo. Only the content–content term is free of positions."),
+                    f"The mixed terms contain one position each, so they move too: in the demo "
+                    f"content–position goes {_moved('content–position')} and position–content "
+                    f"{_moved('position–content')}. Only the content–content term is free of "
+                    f"positions."),
         kind="predict",
     ),
 )

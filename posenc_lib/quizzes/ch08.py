@@ -1,4 +1,8 @@
-"""Quick check of chapter 8 (RoPE)."""
+"""Quick check of chapter 8 (RoPE).
+
+Every question asks for a small computation or a prediction that the chapter does not spell
+out; every number quoted in the feedback is computed below with the library.
+"""
 
 from __future__ import annotations
 
@@ -18,46 +22,66 @@ _I_NOT_2I = float(_POS * 10000.0 ** (-_PAIR / _D))              # exponent i/d i
 assert _FROM_ONE < _RIGHT < _POS_PLUS_ONE < _I_NOT_2I
 assert math.isclose(_RIGHT, 0.05) and math.isclose(_THETA[_PAIR], 0.01)
 
-# Q2: one frequency, 90° per position: a key 3 and a key 7 positions away get the same turn
-_QUARTER = math.pi / 2
-_Q, _K = np.array([0.6, -0.2]), np.array([0.3, 0.9])
-_S3, _S7 = (float(_Q @ rope.rotate_2d(_K, dist, _QUARTER)) for dist in (3, 7))
-assert abs(_S3 - _S7) < 1e-12
+# Q2: one pair turning 60° per position; a key 4 positions away. Which other distance gives the
+# same score for every q and k? Only one a whole number of turns (360°) further.
+_STEP_DEG, _BASE_DIST = 60, 4
+_CHOICES = (2, 6, 8, 10)
+_TURN = {r: r * _STEP_DEG for r in (_BASE_DIST, *_CHOICES)}     # degrees
+_SAME = [r for r in _CHOICES if (_TURN[r] - _TURN[_BASE_DIST]) % 360 == 0]
+assert _SAME == [10]
+_Q2, _K2 = np.array([0.8, 0.3]), np.array([0.2, 0.9])         # a sample query and key
+_S2 = {r: float(_Q2 @ rope.rotate_2d(_K2, r, math.radians(_STEP_DEG)))
+       for r in (0, _BASE_DIST, *_CHOICES)}
+assert abs(_S2[10] - _S2[_BASE_DIST]) < 1e-12
+assert abs(float(_Q2 @ rope.rotate_2d(_K2, -_CHOICES[0], math.radians(_STEP_DEG))) - _S2[_BASE_DIST]) < 1e-12
+assert all(abs(_S2[r] - _S2[_BASE_DIST]) > 0.05 and abs(_S2[r]) > 0.05 for r in (0, 2, 6, 8))
+assert abs(_S2[6] - _S2[0]) < 1e-12 and abs(_S2[8] - _S2[2]) < 1e-12
 
-# Q3: adjacent-pair weights in rotate-half code, d = 8: which coordinates keep their frequency
-_DH = 8
+# Q3: adjacent-pair weights in rotate-half code, d = 8: where coordinate 1 goes, at what speed
+_DH, _SLOT = 8, 1
+_R_HALF = rope.rotation_matrix(1.0, _DH, pairing="half")        # R_1 of the rotate-half code
+_COL = _R_HALF[:, _SLOT].copy()
+_COL[_SLOT] = 0.0
+_PARTNER = int(np.flatnonzero(_COL)[0])                         # the slot it is mixed with
+_FREQ_CODE = float(math.atan2(abs(_R_HALF[_PARTNER, _SLOT]), _R_HALF[_SLOT, _SLOT]))
+_R_ADJ = rope.rotation_matrix(1.0, _DH, pairing="interleaved")  # what training assumed
+_FREQ_TRAINED = float(math.atan2(abs(_R_ADJ[0, _SLOT]), _R_ADJ[_SLOT, _SLOT]))
+_CONVERTED_SLOT = int(np.flatnonzero(rope.pairing_permutation(_DH) == _SLOT)[0])
 _SLOTS = np.arange(_DH)
-_TRAINED_PAIR = _SLOTS // 2                                     # adjacent layout: pair of slot j
-_CODE_PAIR = _SLOTS % (_DH // 2)                                # what rotate-half code assumes
-_SAME_FREQ = [int(j) for j in _SLOTS[_TRAINED_PAIR == _CODE_PAIR]]
-_TRAINED_PARTNER = _SLOTS ^ 1
-_CODE_PARTNER = (_SLOTS + _DH // 2) % _DH
-_WRONG_PARTNER = int(np.sum(_TRAINED_PARTNER != _CODE_PARTNER))
-assert _SAME_FREQ == [0, _DH - 1] and _WRONG_PARTNER == _DH
+_SAME_FREQ = [int(j) for j in _SLOTS[_SLOTS // 2 == _SLOTS % (_DH // 2)]]
+assert _PARTNER == 5 and math.isclose(_FREQ_CODE, _THETA[1]) and _FREQ_TRAINED == 1.0
+assert _CONVERTED_SLOT == 4 and _SAME_FREQ == [0, _DH - 1]
 
-# Q4: independent random q, k (d = 128): mean and spread of q·R_r k at r = 1 and r = 10000
+# Q4: a key that is the query plus independent noise (d = 128): the average score against r
 _DR, _DRAWS = 128, 4000
 _RNG = np.random.default_rng(2024)
-_QR, _KR = _RNG.standard_normal((2, _DRAWS, _DR))
-_STATS = {}
-for _r in (1, 10000):
-    _s = np.sum(_QR * rope.apply(_KR, positions=np.full(_DRAWS, float(_r))), axis=1)
-    _STATS[_r] = (float(_s.mean()), float(_s.std()))
-_ALIGNED_10K = float(rope.all_ones_score(10000.0, _DR))         # k = q: expected score / d
-_BOUND_10K = float(rope.decay_bound(10000.0, _DR) / rope.decay_bound(0.0, _DR))
-assert all(abs(m) < 1.5 and abs(s / math.sqrt(_DR) - 1) < 0.05 for m, s in _STATS.values())
+_QR, _NR = _RNG.standard_normal((2, _DRAWS, _DR))
+_KR = _QR + _NR
+_MEAN, _INDEP = {}, {}
+for _r in (0, 1000, 10000):
+    _at = np.full(_DRAWS, float(_r))
+    _MEAN[_r] = float(np.mean(np.sum(_QR * rope.apply(_KR, positions=_at), axis=1)))
+    _INDEP[_r] = float(np.mean(np.sum(_QR * rope.apply(_NR, positions=_at), axis=1)))
+_EXPECT = {r: _DR * float(rope.all_ones_score(float(r), _DR)) for r in _MEAN}   # = k = q curve
+_K_SQ = float(np.mean(np.sum(_KR * _KR, axis=1)))               # |k|^2 on average: about 2d
+_H_MEAN = float(np.mean(_QR[..., 0::2] ** 2 + _QR[..., 1::2] ** 2))  # E|q_(i)|^2 = 2 per pair
+assert abs(_H_MEAN - 2.0) < 0.02
+assert all(abs(_MEAN[r] - _EXPECT[r]) < 2.0 for r in _MEAN)
+assert all(abs(m) < 2.0 for m in _INDEP.values()) and abs(_K_SQ - 2 * _DR) < 5
 
-# Q5: the chapter's head (seed 5): shift the sentence by 7 with and without rotated values
+# Q5: the chapter's head (seed 5) with rotated values, the same sentence moved 7 positions later
+_SHIFT = 7
 _RNG5 = np.random.default_rng(5)
 _X6 = _RNG5.standard_normal((6, 16))
 _WQ, _WK, _WV = _RNG5.standard_normal((3, 16, 16)) / 4
 _P6 = np.arange(6.0)
-_CHANGE = {}
-for _rv in (False, True):
-    _o0, _w0 = rope.rope_attention(_X6, _WQ, _WK, _WV, _P6, rotate_values=_rv)
-    _o7, _w7 = rope.rope_attention(_X6, _WQ, _WK, _WV, _P6 + 7, rotate_values=_rv)
-    _CHANGE[_rv] = (float(np.max(np.abs(_o7 - _o0))), float(np.max(np.abs(_w7 - _w0))))
-assert _CHANGE[False][0] < 1e-12 and _CHANGE[True][0] > 1.0 and _CHANGE[True][1] < 1e-12
+_O0, _W0 = rope.rope_attention(_X6, _WQ, _WK, _WV, _P6, rotate_values=True)
+_O7, _W7 = rope.rope_attention(_X6, _WQ, _WK, _WV, _P6 + _SHIFT, rotate_values=True)
+_WEIGHTS_GAP = float(np.max(np.abs(_W7 - _W0)))
+_TURNED_GAP = float(np.max(np.abs(_O7 - rope.apply(_O0, positions=np.full(6, float(_SHIFT))))))
+_LENGTH_GAP = float(np.max(np.abs(np.linalg.norm(_O7, axis=1) - np.linalg.norm(_O0, axis=1))))
+_MOVED = float(np.max(np.abs(_O7 - _O0)))
+assert max(_WEIGHTS_GAP, _TURNED_GAP, _LENGTH_GAP) < 1e-12 and _MOVED > 1.0
 
 QUIZ = quiz.quiz(
     quiz.question(
@@ -83,84 +107,114 @@ QUIZ = quiz.quiz(
         kind="compute",
     ),
     quiz.question(
-        "A toy RoPE has a single pair turning 90° per position. Two keys with the same content "
-        "sit 3 and 7 positions after a query. How do their scores compare?",
-        quiz.option("The key 7 positions away scores lower.", False,
-                    "With one frequency nothing makes the score fall with distance: it only "
-                    "depends on the angle, and 7 · 90° = 630° is the same direction as "
-                    "3 · 90° = 270° (they differ by a full turn)."),
-        quiz.option("The two scores are exactly equal.", True,
-                    f"The keys turn by 3 · 90° = 270° and 7 · 90° = 630° = 270° + 360° relative "
-                    f"to the query: the same direction, so the same score (with a sample q and "
-                    f"k: {_S3:+.3f} and {_S7:+.3f}). One frequency cannot tell offsets 4 apart; "
-                    f"many frequencies together can."),
-        quiz.option("The scores have opposite signs.", False,
-                    "Opposite signs would need the keys to be turned half a circle (180°) "
-                    "apart. Their turns differ by 4 · 90° = 360°, a whole circle, so they point "
-                    "the same way."),
+        f"A toy RoPE has a single pair that turns {_STEP_DEG}° per position. A key sits "
+        f"{_BASE_DIST} positions after the query. At which other distance, also *after* the query, "
+        f"would the same key get exactly the same score, *whatever* the query and key are?",
+        quiz.option("2 positions", False,
+                    f"The key turns {_TURN[2]}° against the query instead of {_TURN[_BASE_DIST]}°: "
+                    f"a different direction, so a different score (sample q and k: "
+                    f"{_S2[2]:+.3f} against {_S2[_BASE_DIST]:+.3f}). The turn {_TURN[2]}° = "
+                    f"−{_TURN[_BASE_DIST]}° + 360° mirrors {_TURN[_BASE_DIST]}°, and a mirror "
+                    f"turn gives the same score only for special q and k. (A key {_CHOICES[0]} positions "
+                    f"*before* the query would do it: it turns by {-_TURN[2]}° ≡ "
+                    f"{360 - _TURN[2]}° = {_TURN[_BASE_DIST]}°. RoPE's offsets are signed.)"),
+        quiz.option("6 positions", False,
+                    f"{_TURN[6]}° is a whole turn, so the key points as it does at distance 0, "
+                    f"not at distance {_BASE_DIST} (sample q and k: {_S2[6]:+.3f}, the same as "
+                    f"at distance 0, against {_S2[_BASE_DIST]:+.3f})."),
+        quiz.option("8 positions", False,
+                    f"Doubling the distance doubles the turn: {_TURN[8]}° = {_TURN[2]}° + 360°, "
+                    f"the direction of distance 2, not of distance {_BASE_DIST} (sample q and "
+                    f"k: {_S2[8]:+.3f} against {_S2[_BASE_DIST]:+.3f})."),
+        quiz.option("10 positions", True,
+                    f"{_TURN[10]}° = {_TURN[_BASE_DIST]}° + 360°: one extra full turn, so the "
+                    f"key points exactly as it does at distance {_BASE_DIST} and every score is "
+                    f"the same (sample q and k: {_S2[10]:+.3f} and {_S2[_BASE_DIST]:+.3f}). A "
+                    f"single frequency repeats every 360°/{_STEP_DEG}° = {360 // _STEP_DEG} "
+                    f"positions; many frequencies together can tell such distances apart."),
+        kind="compute",
+    ),
+    quiz.question(
+        f"Weights trained with adjacent pairs (d = {_DH}) are loaded into rotate-half code. "
+        f"Training turned coordinate {_SLOT} together with coordinate 0, at θ₀ = "
+        f"{_FREQ_TRAINED:.0f} rad per position. With which coordinate, and at what frequency, "
+        f"does the rotate-half code turn coordinate {_SLOT}?",
+        quiz.option("Coordinate 0 at θ₀, as trained", False,
+                    f"The code does not know how the weights were trained: rotate-half always "
+                    f"pairs coordinate j with j + d/2 = j + {_DH // 2}. The two conventions are "
+                    f"the same maths only up to a permutation, and nobody permuted these "
+                    f"weights."),
+        quiz.option(f"Coordinate {_CONVERTED_SLOT} at θ₀", False,
+                    f"Coordinate {_CONVERTED_SLOT} is where the *converted* weights would put "
+                    f"it: permuting the columns of W_Q and W_K moves b₀ from coordinate {_SLOT} "
+                    f"to {_CONVERTED_SLOT}, the slot rotate-half pairs with a₀ at θ₀. "
+                    f"Unconverted, coordinate "
+                    f"{_SLOT} stays where it is and the code pairs it with coordinate "
+                    f"{_PARTNER}."),
+        quiz.option(f"Coordinate {_PARTNER}, still at θ₀", False,
+                    f"The partner is right, but the frequency belongs to the pair, not to the "
+                    f"coordinate: rotate-half pair {_SLOT} is coordinates ({_SLOT}, {_PARTNER}) "
+                    f"and turns at θ_{_SLOT} = {_FREQ_CODE:.1f} rad per position, "
+                    f"{_FREQ_TRAINED / _FREQ_CODE:.0f} times slower than θ₀."),
+        quiz.option(f"Coordinate {_PARTNER}, now at θ₁", True,
+                    f"Rotate-half pairs coordinate j with j + {_DH // 2} and turns that pair at "
+                    f"θ_j: coordinate {_SLOT} goes with coordinate {_PARTNER} at θ₁ = "
+                    f"10000^(−2/{_DH}) = {_FREQ_CODE:.1f} rad per position. Over all {_DH} "
+                    f"coordinates every partner is wrong and only coordinates {_SAME_FREQ[0]} "
+                    f"and {_SAME_FREQ[1]} keep their frequency, so every score off the diagonal "
+                    f"is wrong. Permuting the columns of W_Q and W_K fixes it."),
+        kind="compute",
+    ),
+    quiz.question(
+        f"Draw a random query q (d = {_DR}, standard normal coordinates) and a key k = q + n, "
+        f"where the noise n is drawn independently in the same way. What does the *average* "
+        f"score q·R_r k do as the distance r grows from 0 to 10000?",
+        quiz.option("Stays near 0 at all distances", False,
+                    f"That is what independent q and k do: q·R_r n alone averages "
+                    f"{_INDEP[0]:+.1f}, {_INDEP[1000]:+.1f} and {_INDEP[10000]:+.1f} at r = 0, "
+                    f"1000 and 10000 in {_DRAWS} draws. But k shares q's part: for every pair, "
+                    f"the average of h_i = conj(q_(i))·k_(i) is that of |q_(i)|², about "
+                    f"{_H_MEAN:.0f}, not 0."),
+        quiz.option("Falls from about 128 towards 0", True,
+                    f"The noise adds 0 on average, so the average score is that of k = q: "
+                    f"Σ 2 cos(rθ_i), d = {_DR} times the all-ones curve, that is "
+                    f"{_EXPECT[0]:.0f}, {_EXPECT[1000]:.1f} and {_EXPECT[10000]:.1f} at r = 0, "
+                    f"1000 and 10000. Measured in {_DRAWS} draws: {_MEAN[0]:.1f}, "
+                    f"{_MEAN[1000]:.1f} and {_MEAN[10000]:.1f}. Correlated query and key decay "
+                    f"on average; independent ones do not."),
+        quiz.option("Falls from about 256 towards 0", False,
+                    f"About 2d = {2 * _DR} is |k|² (|q|² + |n|², measured {_K_SQ:.0f}), but the "
+                    f"score is q·k, not k·k. At r = 0 it is |q|² + q·n, on average d = {_DR} + "
+                    f"0 (measured {_MEAN[0]:.1f})."),
+        quiz.option("Stays about 128 at every distance", False,
+                    f"It starts there ({_MEAN[0]:.1f} at r = 0), but the rotation turns each "
+                    f"pair of k against q by rθ_i, and the average of cos(rθ_i) over the pairs "
+                    f"falls: the mean score is {_MEAN[1000]:.1f} at r = 1000 and "
+                    f"{_MEAN[10000]:.1f} at r = 10000."),
         kind="predict",
     ),
     quiz.question(
-        "You load weights trained with adjacent pairs into code that uses rotate-half. What "
-        "happens?",
-        quiz.option("It stops with a shape error.", False,
-                    "Both conventions use d coordinates and d/2 angles, so every shape matches. "
-                    "That is exactly why this bug is dangerous: nothing complains."),
-        quiz.option("Nothing: both conventions are the same maths.", False,
-                    "They are the same maths up to a permutation of the coordinates. Trained "
-                    "weights have fixed which coordinate is which, so with the other "
-                    "convention the rotation mixes the wrong coordinates."),
-        quiz.option("It runs, but off-diagonal scores are wrong.", True,
-                    f"The shapes match, so nothing complains. But every coordinate is rotated "
-                    f"with the wrong partner, and most at the wrong frequency (for d = {_DH}, "
-                    f"all {_WRONG_PARTNER} coordinates get a wrong partner and only coordinates "
-                    f"{_SAME_FREQ[0]} and {_SAME_FREQ[1]} keep their frequency). Only the "
-                    f"diagonal, where there is no rotation, survives. Permuting the columns of "
-                    f"W_Q and W_K fixes it."),
-    ),
-    quiz.question(
-        f"RoFormer's bound on the score shrinks with distance. Draw a query and a key "
-        f"*independently* at random (d = {_DR}, standard normal coordinates). What happens to "
-        f"their score as the distance grows from 1 to 10000?",
-        quiz.option("It averages 0 with an unchanged spread.", True,
-                    f"Rotating a random key gives another random key of the same kind, so "
-                    f"distance changes nothing: in {_DRAWS} draws the mean is "
-                    f"{_STATS[1][0]:+.2f} and {_STATS[10000][0]:+.2f}, the spread "
-                    f"{_STATS[1][1]:.1f} and {_STATS[10000][1]:.1f} (√d ≈ "
-                    f"{math.sqrt(_DR):.1f}) at distances 1 and 10000. The bound is about fixed "
-                    f"content, not random vectors."),
-        quiz.option("It shrinks towards 0, as the bound does.", False,
-                    f"The bound (down to {_BOUND_10K:.2f} of its start at distance 10000) "
-                    f"limits the score of *fixed* content at different distances. For "
-                    f"independent random q and k the score averages 0 with a spread of about "
-                    f"√d ≈ {math.sqrt(_DR):.1f} at every distance."),
-        quiz.option("Its average falls from high to near 0.", False,
-                    f"That is what happens when the key equals the query (k = q): the expected "
-                    f"score then follows the all-ones curve, d · ({_ALIGNED_10K:+.3f}) at "
-                    f"distance 10000. Independent q and k average 0 at every distance, "
-                    f"distance 1 included."),
-        quiz.option("It averages 0, but its spread shrinks.", False,
-                    f"The spread does not shrink: it stays about √d ≈ {math.sqrt(_DR):.1f} "
-                    f"({_STATS[1][1]:.1f} at distance 1, {_STATS[10000][1]:.1f} at 10000 in "
-                    f"{_DRAWS} draws), because a rotated random key is just as random."),
-        kind="predict",
-    ),
-    quiz.question(
-        "A head rotates its values as well as its queries and keys. Seven words are added in "
-        "front of the sentence. What happens to the head's outputs?",
-        quiz.option("Nothing: the attention weights are unchanged.", False,
-                    f"The weights are indeed unchanged (they only see offsets), but each output "
-                    f"mixes values that are now turned by their new absolute positions. In the "
-                    f"chapter's head the outputs moved by up to {_CHANGE[True][0]:.2f}."),
-        quiz.option("They change, though the weights do not.", True,
-                    f"The weights depend only on offsets, so they stay the same (to within "
-                    f"1e-12). The values, though, are turned by their absolute positions, and "
-                    f"the output mixes them: in the chapter's head the outputs moved by up to "
-                    f"{_CHANGE[True][0]:.2f}. Without rotated values they do not move at all."),
-        quiz.option("Only the first seven outputs change.", False,
-                    "Every value moves 7 positions, so every value is turned by 7 more steps "
-                    "and every output changes. Position is absolute again for all tokens, not "
-                    "just the first ones."),
+        f"A head rotates its values as well as its queries and keys. The same sentence is moved "
+        f"{_SHIFT} positions later (positions {_SHIFT}–{_SHIFT + 5} instead of 0–5); nothing else "
+        f"changes. How are the head's new outputs related to the old ones?",
+        quiz.option("They are exactly the same as before", False,
+                    f"That is what happens when the values are *not* rotated. Here every value "
+                    f"is turned by its position, which is now {_SHIFT} more: in the chapter's "
+                    f"head the outputs move by up to {_MOVED:.2f}."),
+        quiz.option(f"Each is the old one turned by R{chr(0x2080 + _SHIFT)}", True,
+                    f"The weights see only offsets, so they stay the same (to within 1e-12). "
+                    f"Each value gets the same extra turn R_{_SHIFT}, and a sum of turned "
+                    f"vectors is the turned sum: new output = R_{_SHIFT} · old output (pair i "
+                    f"turned by {_SHIFT}·θ_i), to within 1e-12 in the chapter's head. Same "
+                    f"lengths, new directions (coordinates move by up to {_MOVED:.2f})."),
+        quiz.option("Their attention weights change", False,
+                    f"The weights come from q and k only, and those still see nothing but "
+                    f"offsets: moving the whole sentence changes no offset, so the weights are "
+                    f"unchanged (to within 1e-12). What changes is the values they mix."),
+        quiz.option("They change in length and direction", False,
+                    f"A rotation keeps lengths. Every value gets the same extra turn "
+                    f"R_{_SHIFT}, so each output is the old one turned by R_{_SHIFT}: its "
+                    f"length is unchanged (to within 1e-12), only its direction moves."),
         kind="predict",
     ),
 )

@@ -1,63 +1,172 @@
-"""Quick check of chapter 10."""
+"""Quick check of chapter 10 (what extrapolates, measured).
+
+``build`` takes the chapter's results: ``order`` and ``order_bos`` (:class:`SeedSweep` of the
+order task without and with a start token), ``sweep`` and ``latest`` (seed-0
+:class:`SweepResult` of copy-back and latest-signal), ``copy_seeds`` (:class:`SeedSweep` of
+copy-back) and ``alibi_long`` (the ALiBi copy-back model trained ten times longer). Every number in
+a prompt or in feedback is computed from them or with the library.
+"""
 
 from __future__ import annotations
 
-from .. import quiz
+import math
+from typing import Any
 
-def build(order, order_bos, latest, sweep) -> quiz.Quiz:
+from .. import alibi, extrapolation, lab, quiz
+
+
+def build(order: Any, order_bos: Any, latest: Any, sweep: Any, copy_seeds: Any,
+          alibi_long: Any) -> quiz.Quiz:
+    low, high = extrapolation.chance_band(256)
+    steps_order = lab.default_training("order")["steps"]
+    steps = lab.default_training("copy_back")["steps"]
+    none_lo, none_hi = order.low["none"][0], order.high["none"][0]
+    t5_lo, t5_hi = order.low["t5"][0], order.high["t5"][0]
+    bos = order_bos.per_seed["alibi"]  # one tuple per seed
+    bos_txt = ", ".join(f"{a[0]:.2f}" for a in bos)
+    alibi_lo, alibi_hi = copy_seeds.low["alibi"], copy_seeds.high["alibi"]
+    long32, long256 = alibi_long.accuracy["alibi"][0], alibi_long.accuracy["alibi"][-1]
+    m_steep, m_gentle = (float(m) for m in alibi.slopes(2))
+    steep, base2, gentle = math.exp(-100 * m_steep), 2.0 ** (-100 * m_steep), \
+        math.exp(-100 * m_gentle)
     return quiz.quiz(
         quiz.question(
-            f"A bidirectional NoPE model with a mean read-out scores {order.accuracy['none'][0]:.2f} on the order task. Your colleague suggests training ten times longer. What will happen?",
-            quiz.option("Nothing useful: the model is exactly invariant to permutations, so a sequence and its A/B-swapped twin always get the same answer, and one of the two is wrong.", True,
-                        f"The symmetry holds for every value of the weights, so no amount of training breaks it. On the pairs the accuracy is exactly 0.5; {order.accuracy['none'][0]:.2f} is that plus sampling noise."),
-            quiz.option("It will slowly climb towards 1, like the learned-position model.", False,
-                        "The learned model has a position signal to learn from; NoPE has none. Swapping A and B is a permutation, and the output cannot change under it."),
-            quiz.option(f"It will reach about {order.accuracy['t5'][0]:.2f}, like T5 after 300 steps.", False,
-                        "T5's bias has separate buckets for keys before and after the query, so it can see direction. NoPE has no such signal; its ceiling is 0.5."),
+            f"A bidirectional NoPE model with a mean read-out scores {none_lo:.2f}–{none_hi:.2f} "
+            f"on the order task (three seeds, {steps_order} steps each). A colleague suggests "
+            "training it "
+            "ten times longer. What do you predict?",
+            quiz.option("It stays at chance: a sequence and its A/B-swapped twin get one output.",
+                        True,
+                        "The model is exactly invariant to permutations, for every value of the "
+                        "weights, so no amount of training breaks the tie: of each pair of twins "
+                        "exactly one is answered right, an accuracy of exactly 0.5 in "
+                        f"expectation. {none_lo:.2f}–{none_hi:.2f} is that 0.5 plus the noise of "
+                        "256 test sequences."),
+            quiz.option("It slowly climbs towards 1, as the learned-position model did in "
+                        f"{steps_order} steps.", False,
+                        "The learned model has a position signal to learn from; NoPE has none. "
+                        "Swapping A and B is a permutation of the input, and the output of a "
+                        "mean-read-out model *without positions* cannot change under it."),
+            quiz.option(f"With enough steps it reaches T5's range, {t5_lo:.2f}–{t5_hi:.2f}, or "
+                        "even better than that.", False,
+                        "T5's bias has separate buckets for keys before and after the query, so "
+                        "it can see direction, and one of its seeds solved the task. NoPE has no "
+                        "such signal: its expected accuracy is 0.5 whatever the training."),
+            kind="predict",
         ),
         quiz.question(
-            f"Bidirectional ALiBi is at chance on the order task, but reaches {order_bos.accuracy['alibi'][0]:.2f} when every sequence starts with a BOS token. Why does the start token help?",
-            quiz.option("The distance to a fixed token at position 0 tells which of A and B comes first, and the reversed sequence (ending in BOS) is no longer an input of the task.", True,
-                        "ALiBi still only sees distances, but now there is an anchor: A closer to the start means A first. The mirror-image argument needs the reversed input to be a possible input, and it no longer is."),
-            quiz.option("The BOS token makes ALiBi's bias matrix asymmetric.", False,
-                        "The bias is still −m|i−j|, unchanged under reversal. What changes is the input: reversing it moves BOS to the end."),
-            quiz.option("The BOS token carries a learned position vector.", False,
-                        "BOS is an ordinary token with an ordinary embedding. Its power comes from always being at the same place."),
+            "With a start token at position 0, bidirectional ALiBi reached "
+            f"{bos_txt} on the order task with seeds 0, 1 and 2 (chance band "
+            f"{low:.2f}–{high:.2f}). What does the start token change?",
+            quiz.option("It makes the task learnable: distance to a fixed first token reveals the "
+                        "order.", True,
+                        "Without it, a sequence and its reverse get the same output, and one of "
+                        "the two is wrong. With it, the reverse (ending in the start token) is "
+                        "no longer an input of the task, and *A nearer the start* means *A "
+                        "first*. Learnable is not learned, though: one seed is still inside the "
+                        f"chance band after {steps_order} steps."),
+            quiz.option("It makes ALiBi's bias matrix asymmetric, so that reversing the input "
+                        "changes it.", False,
+                        "The bias is still −m·|i − j|, unchanged under reversal. What changes is "
+                        "the input: reversing it moves the start token to the end, and such an "
+                        "input never occurs."),
+            quiz.option("It guarantees success: every seed now solves the task within the "
+                        f"{steps_order} steps.",
+                        False,
+                        f"Look at the numbers: {bos_txt}, against a chance band of "
+                        f"{low:.2f}–{high:.2f}. The start token removes the symmetry that forced "
+                        "chance; how fast a model finds the rule still depends on the seed."),
         ),
         quiz.question(
-            "A causal sinusoidal model trained on 32 tokens is tested on 256. Its accuracy on positions 0–31 of the long input is still 1.0. Why?",
-            quiz.option("In a causal model position t sees only tokens 0..t, so the first 32 positions are computed exactly as in training.", True,
-                        "Nothing after position t can influence it. Only positions 32 and later meet something new: sinusoids the model never saw."),
-            quiz.option("Sinusoids are periodic, so positions repeat.", False,
-                        "With many frequencies, including very slow ones, the encoding does not repeat within 256 positions; and the positions after 32 fail, so periodicity does not save them."),
-            quiz.option("The model learned to ignore positions.", False,
-                        "Copy-back cannot be solved without positions: the tokens are random. The model uses positions, and fails exactly where they are new."),
+            "A causal sinusoidal model trained on 32 tokens scores "
+            f"{sweep.accuracy['sinusoidal'][-1]:.2f} on 256-token inputs. What accuracy do you "
+            "predict on positions 3–31 of those long inputs?",
+            quiz.option(f"About {sweep.accuracy['sinusoidal'][-1]:.2f}, the same as over the "
+                        "whole input.", False,
+                        "The average over 256 positions mixes the first 32, which are fine, with "
+                        "224 new ones, most of them wrong. Position by position the picture is "
+                        "very different."),
+            quiz.option(f"About {sweep.accuracy['sinusoidal'][0]:.2f}, exactly as on the 32-token "
+                        "inputs.",
+                        True,
+                        "In a causal model position t sees only tokens 0..t, so the first 32 "
+                        "positions of a long input are computed exactly as in training. Only "
+                        "positions 32 and later meet sinusoids the model never saw."),
+            quiz.option(f"About 1/16 ≈ {1 / 16:.2f}: the model has stopped copying at all.",
+                        False,
+                        "Nothing after position t can reach position t through a causal mask: "
+                        "appending 224 tokens cannot spoil the first 32 predictions."),
+            kind="predict",
         ),
         quiz.question(
-            f"In our copy-back runs ALiBi has the flattest accuracy line of all six schemes, at about {sweep.accuracy['alibi'][0]:.2f}. What is the right reading?",
-            quiz.option("ALiBi's behaviour does not change with length, but the behaviour it learned — a recency-weighted guess among the last few tokens — does not solve the task.", True,
-                        "Both halves come from the same penalty: it makes long inputs look like short ones, and it gives no way to single out the token exactly 3 back when content is random."),
-            quiz.option("ALiBi extrapolates best, so it is the best scheme for this task.", False,
-                        f"A flat line at {sweep.accuracy['alibi'][0]:.2f} is flat failure. Extrapolation is only worth having once the task is solved at the training length."),
-            quiz.option("The ALiBi code in the lab must be broken.", False,
-                        f"The same scheme gets {order_bos.accuracy['alibi'][0]:.2f} on the order task with a start token, and the outputs follow exactly the recency pattern ALiBi predicts: previous token most often, then 2 back, then 3 back."),
+            f"After {steps} steps ALiBi's copy-back accuracy stays between {min(alibi_lo):.2f} and "
+            f"{max(alibi_hi):.2f} at every length from 32 to 256 tokens, with all three seeds: "
+            f"the flattest line of all. Trained {10 * steps} steps, the same model scores "
+            f"{long32:.2f} "
+            f"at 32 tokens and {long256:.2f} at 256. How should you read the flat line?",
+            quiz.option("ALiBi extrapolates best on copy-back: its score does not depend on the "
+                        "length.", False,
+                        f"A flat line at {max(alibi_hi):.2f} is flat failure: the model never "
+                        "solved the task at 32 tokens, so there was nothing to keep. Once it "
+                        f"partly learns the task ({10 * steps} steps) its line falls too, from "
+                        f"{long32:.2f} to "
+                        f"{long256:.2f}."),
+            quiz.option(f"ALiBi's penalty rules out an exact offset, so {steps} steps were its "
+                        "best.",
+                        False,
+                        "The penalty rules it out only for a *first-layer* head, whose attention "
+                        "can only fade with distance. A second layer reads what the first wrote, "
+                        f"and with ten times the steps ALiBi reaches {long32:.2f} and outputs "
+                        "the token 3 back most often."),
+            quiz.option("It never learned the rule: a guess among the last few tokens scores the "
+                        "same at any length.",
+                        True,
+                        f"In {steps} steps ALiBi (like NoPE) settled on *one of the last few "
+                        "tokens*. "
+                        "That guess works the same on any length, hence the flat line; it says "
+                        "nothing about how a learned rule would extrapolate. With "
+                        f"{10 * steps} steps "
+                        f"ALiBi learns the task in part, and then its accuracy falls from "
+                        f"{long32:.2f} to {long256:.2f}."),
         ),
         quiz.question(
-            "RoPE only sees relative distances. Why does its copy-back accuracy still fall on long inputs?",
-            quiz.option("Its score is a function of the distance that training shaped only for distances up to 31; at larger distances the rotations produce score patterns it never saw, and some far keys score high by accident.", True,
-                        "Relative is not the same as length-proof: a 256-token input contains distances up to 255. The stray stripes in the attention map are those accidental matches."),
-            quiz.option("RoPE encodes absolute positions, like sinusoids.", False,
-                        "The score after rotation depends only on the distance between query and key (chapter 8); shifting both changes nothing."),
-            quiz.option("Softmax attention cannot handle more than 32 keys.", False,
-                        "The same softmax works fine for ALiBi at 256 tokens. What matters is what the scores look like at unseen distances."),
+            "RoPE only sees relative distances. Why does its copy-back accuracy still fall on "
+            "long inputs?",
+            quiz.option("Its scores were shaped only at distances up to 31; far keys can score "
+                        "high.", True,
+                        "Relative is not the same as length-proof: a 256-token input contains "
+                        "distances up to 255, and at those the rotations produce score patterns "
+                        "the model never saw. The stray stripes in the attention map are such "
+                        "accidental matches."),
+            quiz.option("RoPE really encodes absolute positions, just like the sinusoidal vectors "
+                        "do.", False,
+                        "After the rotation, a query–key score depends only on the distance "
+                        "between them (chapter 8): shifting both positions changes nothing."),
+            quiz.option("Softmax attention over more than 32 keys cannot stay sharp enough to "
+                        "copy.", False,
+                        "The softmax is the same in every scheme, and ALiBi keeps "
+                        f"{latest.accuracy['alibi'][-1]:.2f} on the latest-signal task at 256 "
+                        "tokens. What matters is what the scores look like at distances never "
+                        "seen in training."),
         ),
         quiz.question(
-            f"ALiBi scores {sweep.accuracy['alibi'][-1]:.2f} on copy-back at 256 tokens but {latest.accuracy['alibi'][-1]:.2f} on the latest-signal task, the best of all six schemes. What single property explains both numbers?",
-            quiz.option("Its score penalty grows with distance in the same straight line at every length: it can rank keys by nearness, which is all the latest-signal task needs, but it cannot make a head peak at exactly 3 back.", True,
-                        "On long inputs the steep head keeps its attention near, exactly as in training, so the latest-signal rule carries over unchanged. The same monotone penalty is why copy-back was never learned, even at 32 tokens."),
-            quiz.option("ALiBi learns absolute positions more easily than the other schemes.", False,
-                        "ALiBi has no absolute positions at all: its bias depends only on the distance i − j. That is part of why a long input looks like a short one to it."),
-            quiz.option("The latest-signal task is easier, so every scheme extrapolates on it.", False,
-                        f"Every scheme learns it at 32 tokens, but at 256 RoPE keeps only {latest.accuracy['rope'][-1]:.2f}, T5 {latest.accuracy['t5'][-1]:.2f} and sinusoidal {latest.accuracy['sinusoidal'][-1]:.2f}: their heads spread attention over distances they never saw."),
+            f"ALiBi's steep head has slope m = 1/{round(1 / m_steep)}. Two keys have the same "
+            "content score; one is the query itself (distance 0), the other 100 tokens back. "
+            "By what factor is the far key's unnormalised weight exp(score) smaller?",
+            quiz.option(f"≈ {steep:.4f}", True,
+                        f"The bias is −m·100 = −{100 * m_steep:.2f}, and exp(−{100 * m_steep:.2f})"
+                        f" ≈ {steep:.4f}. Far keys hardly count for this head, so a long input "
+                        "looks like a short one to it: that is why the latest-signal rule "
+                        "carries over to long inputs "
+                        f"({latest.accuracy['alibi'][-1]:.2f} at 256 tokens)."),
+            quiz.option(f"≈ {base2:.4f}", False,
+                        f"That is 2^(−{100 * m_steep:.2f}). The slopes are powers of 2, but the "
+                        "bias is added to the score, and the softmax exponentiates with base e: "
+                        f"exp(−{100 * m_steep:.2f})."),
+            quiz.option(f"≈ {gentle:.4f}", False,
+                        f"That is the gentle head, m = 1/{round(1 / m_gentle)}: "
+                        f"exp(−100/{round(1 / m_gentle)}) ≈ {gentle:.4f}. Such a head still "
+                        "spreads most of its attention over far keys on long inputs."),
+            kind="compute",
         ),
     )

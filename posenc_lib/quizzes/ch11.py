@@ -2,43 +2,187 @@
 
 from __future__ import annotations
 
-from .. import quiz
+import math
+
+import numpy as np
+
+from .. import encodings, quiz, rope, rope_scaling
+
+# The LLaMA-like head of the chapter
+_D, _N, _L = 128, 10000.0, 2048
+_R = rope_scaling.turns(_D, _N, _L)
+_UNSEEN = int(np.sum(_R < 1))                       # 23 pairs under one turn
+_FIRST = int(np.argmax(_R < 1))                     # pair 41
+_THETA = encodings.frequencies(_D, _N)
+
+# Q2: PI with s = 4, the step of the fastest pair
+_S2 = 4
+_STEPS = {k: math.degrees(1.0 * k) for k in (1 / 16, 1 / 4, 1, 4)}
+
+# Q3: base * s instead of base * s^(d/(d-2)), d = 128, s = 8
+_S = 8.0
+_DIV = _S ** ((_D - 2) / _D)                        # 7.74: what the slowest pair is divided by
+_OVER = _S ** (2 / _D)                              # 1.033: its overshoot at the new length
+assert abs(_THETA[-1] / encodings.frequencies(_D, _N * _S)[-1] - _DIV) < 1e-9
+
+# Q4: YaRN on a head the chapter does not use: d = 64, base 10000, L = 1024, s = 4
+_D4, _N4, _L4, _S4 = 64, 10000.0, 1024, 4.0
+_R4 = rope_scaling.turns(_D4, _N4, _L4)
+_LOW4, _HIGH4 = rope_scaling.yarn_correction_range(_D4, _N4, _L4)
+_THETA4 = encodings.frequencies(_D4, _N4)
+_YARN4, _ = rope_scaling.scaled_frequencies(_D4, _S4, "yarn", base=_N4, original_max_len=_L4)
+_DIV4 = np.flatnonzero(np.isclose(_YARN4, _THETA4 / _S4, rtol=1e-12, atol=0))
+_UNDER4 = np.flatnonzero(_R4 < 1)
+assert np.array_equal(_DIV4, _UNDER4) and _DIV4[0] == _HIGH4 and _DIV4[-1] == _D4 // 2 - 1
+_KEPT4 = np.flatnonzero(_YARN4 == _THETA4)
+assert _KEPT4[-1] == _LOW4 and np.all(_R4[_KEPT4] >= 32) and _R4[_LOW4 + 1] < 32
+_NTK4, _ = rope_scaling.scaled_frequencies(_D4, _S4, "ntk", base=_N4, original_max_len=_L4)
+_NTK4_OUT = int(np.sum((_S4 * _NTK4 / _THETA4)[_UNDER4] > 1 + 1e-9))
+_NO_2PI = np.flatnonzero(_L4 * _THETA4 < 1)                # forgetting the 2π in r_i = Lθ_i/2π
+assert _NO_2PI[0] > _HIGH4
+
+# Q5: PI with s = 4 on the chapter's fitted score curve (offsets 0 .. L-1, random targets, seed 0)
+_FIT_AT = np.arange(float(_L))
+_TARGETS = np.random.default_rng(0).uniform(-1.0, 1.0, _FIT_AT.size)
+_Q, _K = rope_scaling.fit_score_curve(_FIT_AT, _TARGETS, _D, _N)
+_INSIDE = float(np.abs(rope.score_curve(_Q, _K, np.linspace(0, _L, 20001), _N)).max())
+_S5, _DELTA5 = 4, 5001
+_READ5 = _DELTA5 / _S5                                  # 1250.25
+_LO5 = math.floor(_READ5)
+_BOUND5 = float(rope_scaling.interpolation_bound(_Q, _K, _READ5, _N))
+_BOUND5_UP = math.ceil(1e4 * _BOUND5) / 1e4              # quoted as "at most", rounded up
+_A5 = rope.score_curve(_Q, _K, np.array([_LO5, _READ5, _LO5 + 1, _DELTA5]), _N)
+_LINE5 = _A5[0] + (_READ5 - _LO5) * (_A5[2] - _A5[0])
+_WRAP5 = _DELTA5 - 2 * _L                               # 905: "wrapping around" at 2L
+assert abs(_A5[1] - _LINE5) <= _BOUND5 < 0.05 and abs(_A5[3]) > 20 * _INSIDE
+_INSIDE_UP = math.ceil(100 * _INSIDE) / 100             # a bound quoted rounded up (0.38)
+assert _INSIDE < _INSIDE_UP
 
 QUIZ = quiz.quiz(
     quiz.question(
-        "A RoPE model with d = 128, base 10000 is trained on 2048 tokens and run, unchanged, on 8192. Which pairs meet angles they never met in training?",
-        quiz.option("The slow pairs, whose wavelength is longer than 2048 positions.", True,
-                    "They turned less than once during training, so offsets beyond 2048 move them onto the unseen part of their circle. The fast pairs went round many times: every angle they can take was already seen."),
-        quiz.option("The fast pairs, because they turn the most.", False,
-                    "Turning a lot is what protects them: after many full turns every angle on the circle has been seen, so longer offsets bring nothing new for these pairs."),
-        quiz.option("All pairs equally, since every angle grows with the offset.", False,
-                    "Every angle grows, but angles wrap around the circle. What matters is whether the pair completed a turn within the training context, and that differs enormously between pairs."),
+        f"A RoPE model with d = {_D}, base {_N:g} is trained on {_L} tokens and run, unchanged, "
+        f"on {4 * _L}. Which pairs meet angles they never met in training?",
+        quiz.option(f"The slow pairs, whose wavelength exceeds {_L} positions.", True,
+                    f"They made less than one turn in training ({_UNSEEN} pairs, numbers {_FIRST} "
+                    f"to {_D // 2 - 1}, for this head), so offsets beyond {_L} move them onto "
+                    f"the part of their circle they never reached. The fast pairs went round many "
+                    f"times (pair 0: {_R[0]:.0f} turns): every angle they can take was seen."),
+        quiz.option("The fast pairs, since they turn the most for every position.", False,
+                    f"Turning a lot is what protects them: pair 0 went round {_R[0]:.0f} times in "
+                    f"training, so every angle on its circle has been seen and longer offsets "
+                    f"bring nothing new for it. The danger is at the other end."),
+        quiz.option("Every pair, since every angle grows with the offset.", False,
+                    "Every angle grows, but angles wrap around the circle. What matters is "
+                    "whether the pair completed a turn within the training context, and that "
+                    f"differs enormously between pairs: from {_R[0]:.0f} turns down to "
+                    f"{_R[-1]:.3f}."),
+        kind="concept",
     ),
     quiz.question(
-        "You stretch a model by s = 4 with linear Position Interpolation. What happens to the angle between neighbouring tokens in the fastest pair?",
-        quiz.option("It shrinks from 1 radian to 1/4 radian, so neighbours become harder to tell apart.", True,
-                    "PI divides every frequency by s, including θ_0 = 1. All positions fit into the trained range, but they are packed s times closer together."),
-        quiz.option("It stays 1 radian: PI only changes the slow pairs.", False,
-                    "That describes NTK-aware scaling or YaRN, which keep the fast pairs. Linear PI divides every pair by s."),
-        quiz.option("It grows to 4 radians, because the context is 4 times longer.", False,
-                    "Stretching slows the rotation down (angles per position get smaller), so that positions up to 4L produce the angles of positions up to L."),
+        f"You stretch a model by s = {_S2} with linear Position Interpolation. Before, "
+        f"neighbouring tokens differed by θ₀ = 1 radian in the fastest pair. By how much now?",
+        quiz.option(f"1/16 radian ({_STEPS[1 / 16]:.2f}°)", False,
+                    f"That is 1/s², as if the frequency were divided twice. PI divides every "
+                    f"frequency once by s: 1/{_S2} radian."),
+        quiz.option(f"1/4 radian ({_STEPS[1 / 4]:.1f}°)", True,
+                    f"PI divides every frequency by s, θ₀ = 1 included: 1/{_S2} radian, "
+                    f"{_STEPS[1 / 4]:.1f}° instead of {_STEPS[1]:.1f}°. All positions now fit "
+                    f"into the trained range, but neighbours are {_S2} times harder to tell "
+                    f"apart."),
+        quiz.option(f"1 radian ({_STEPS[1]:.1f}°)", False,
+                    "That is what NTK-aware scaling and YaRN do: they keep the fastest pair. "
+                    "Linear PI divides every pair by s, the fastest one too."),
+        quiz.option(f"4 radians ({_STEPS[4]:.0f}°)", False,
+                    f"Stretching slows the rotation down (fewer radians per position), so that "
+                    f"positions up to {_S2}L produce the angles of positions up to L. "
+                    f"Multiplying by s would do the opposite."),
+        kind="compute",
     ),
     quiz.question(
-        "NTK-aware scaling multiplies the base by s^(d/(d−2)) instead of simply by s. Why?",
-        quiz.option("So that the slowest pair, i = d/2 − 1, ends up divided by exactly s.", True,
-                    "Its frequency is n^(−(d−2)/d). Multiplying n by s^(d/(d−2)) divides it by s^((d−2)/(d−2)) = s. With n·s it would be divided only by s^((d−2)/d), a little less than s."),
-        quiz.option("So that the fastest pair keeps θ_0 = 1.", False,
-                    "Any change of base keeps θ_0 = n^0 = 1. The exponent is about the other end, the slowest pair."),
-        quiz.option("It makes no difference: d/(d−2) is almost 1.", False,
-                    "It is close to 1 for large d, but the slowest pair is then divided by s^((d−2)/d) instead of s: it ends slightly short of the trained range, which is the whole point of stretching."),
+        f"NTK-aware scaling multiplies the base by s^(d/(d−2)). What happens to the slowest pair "
+        f"if you multiply the base by just s instead (d = {_D}, s = {_S:g})?",
+        quiz.option("It is divided by exactly s anyway, since d/(d−2) is nearly 1.", False,
+                    f"Nearly 1 is not 1. The slowest frequency is n^(−(d−2)/d), so the base n·s "
+                    f"divides it by s^((d−2)/d) = {_DIV:.2f}, not {_S:g}, and at the new length "
+                    f"it runs {100 * (_OVER - 1):.1f} % past its trained arc."),
+        quiz.option("It turns faster, since every frequency grows with the base.", False,
+                    "The other way round: θᵢ = n^(−2i/d) gets *smaller* when n grows (only "
+                    "θ₀ = 1 stays). Both recipes slow the pairs down; they differ in how much."),
+        quiz.option("It is divided by less than s and overshoots its trained arc.", True,
+                    f"Its frequency is n^(−(d−2)/d), so n·s divides it by s^((d−2)/d) = "
+                    f"{_DIV:.2f} instead of {_S:g}. At the new length s·L it then covers "
+                    f"s^(2/d) = {_OVER:.3f} times its trained arc, {100 * (_OVER - 1):.1f} % "
+                    f"beyond. The exponent d/(d−2) makes the division exactly s."),
+        kind="predict",
     ),
     quiz.question(
-        "In the lab, linear PI at 64 tokens (s = 2) turns the copy-3-back model into a copy-6-back model. Why?",
-        quiz.option("With frequencies θ_i/2, the offset 6 produces exactly the angles that offset 3 produced in training.", True,
-                    "The head learned to find the key whose rotation angles are 3θ_i away. After PI that key sits 6 positions back, so the model faithfully fetches the wrong token."),
-        quiz.option("Because the model never saw sequences of 64 tokens.", False,
-                    "Plain RoPE never saw 64 tokens either, and it still copies three back almost perfectly. The failure is specific to what PI does to short offsets."),
-        quiz.option("Because YaRN's attention scale sharpens the softmax too much.", False,
-                    "Linear PI has no attention scale (it is 1). The effect comes from the frequencies alone."),
+        f"A head with d = {_D4} and base {_N4:g} was trained on L = {_L4} tokens. YaRN "
+        f"stretches it by s = {_S4:g}. Pair i makes rᵢ = L·θᵢ/2π turns in L, with "
+        f"θᵢ = {_N4:g}^(−2i/{_D4}). Which pairs does YaRN divide by exactly s?",
+        quiz.option(f"Pairs {_HIGH4} to {_D4 // 2 - 1}", True,
+                    f"YaRN divides by the full s every pair that made less than one turn in "
+                    f"training: r_{_HIGH4 - 1} = {_R4[_HIGH4 - 1]:.2f} but r_{_HIGH4} = "
+                    f"{_R4[_HIGH4]:.2f}, so pairs {_HIGH4} to {_D4 // 2 - 1}. Stretched by s, "
+                    f"they end exactly at the end of their trained arcs at the new length s·L. "
+                    f"(In the code's terms: high = ⌈i(1)⌉ = {_HIGH4}.)"),
+        quiz.option(f"Pairs 0 to {_LOW4}", False,
+                    f"Those are the pairs YaRN *keeps*: they turn at least 32 times in L "
+                    f"(r_{_LOW4} = {_R4[_LOW4]:.1f}), so they have seen every angle already, "
+                    f"and keeping them keeps neighbouring tokens distinct. The pairs divided by s "
+                    f"are at the other end."),
+        quiz.option(f"Pairs {_NO_2PI[0]} to {_D4 // 2 - 1}", False,
+                    f"That is where L·θᵢ drops below 1, the count without the 2π. One turn is "
+                    f"2π radians, so rᵢ = L·θᵢ/2π, and it drops below 1 already at pair "
+                    f"{_HIGH4} (r_{_HIGH4} = {_R4[_HIGH4]:.2f})."),
+        quiz.option(f"Only pair {_D4 // 2 - 1}", False,
+                    f"That is NTK-aware scaling: it divides only the last pair by exactly s and "
+                    f"the others by less, so on this head {_NTK4_OUT} of the {_UNDER4.size} pairs "
+                    f"under one turn still run past their trained arcs. YaRN divides all "
+                    f"{_UNDER4.size} of them by s."),
+        kind="compute",
+    ),
+    quiz.question(
+        f"A model trained on L = {_L} tokens is stretched by Position Interpolation with "
+        f"s = {_S5}. A query attends to a key {_DELTA5} positions back. At which offset does the "
+        f"head read its trained score curve a(Δ)?",
+        quiz.option(f"At Δ = {_READ5:g}, between two trained offsets", True,
+                    f"PI divides every frequency by s, so offset {_DELTA5} turns each pair by "
+                    f"{_DELTA5}·θᵢ/{_S5} = {_READ5:g}·θᵢ. That is between the trained integers "
+                    f"{_LO5} and {_LO5 + 1}, where the curvature bound holds: for the chapter's "
+                    f"fit the curve is at most {_BOUND5_UP:.4f} from the straight line through "
+                    f"a({_LO5}) and a({_LO5 + 1}). That is why PI is safe."),
+        quiz.option(f"At Δ = {_DELTA5}, beyond the trained offsets", False,
+                    f"That is plain RoPE, unstretched. Nothing constrained the curve there: the "
+                    f"chapter's fit, below {_INSIDE_UP:.2f} in size on 0 … L, is "
+                    f"{_A5[3]:.1f} at Δ = {_DELTA5}. PI avoids this by dividing the offset by s."),
+        quiz.option(f"At Δ = {_LO5}, the nearest trained offset", False,
+                    f"PI does not round. The angles {_DELTA5}·θᵢ/{_S5} are real numbers, so the "
+                    f"head reads the curve at the fractional offset {_READ5:g}, between trained "
+                    f"integers. That is why the chapter needs a bound for what happens between "
+                    f"them."),
+        quiz.option(f"At Δ = {_WRAP5}, since the offset wraps round after {2 * _L}", False,
+                    f"Each pair's angle wraps round its own circle, but the pairs have different, "
+                    f"unrelated wavelengths, so the whole curve a(Δ) does not repeat after "
+                    f"{2 * _L} (or any other length). PI divides the offset by s instead: "
+                    f"{_DELTA5}/{_S5} = {_READ5:g}."),
+        kind="compute",
+    ),
+    quiz.question(
+        "The lab model copies the token 3 back. Run it, without fine-tuning, at 64 tokens with "
+        "linear PI (s = 2). What does it output?",
+        quiz.option("The token 3 back, a bit less reliably than before.", False,
+                    "That is roughly what plain RoPE, NTK and YaRN do: they leave the fastest "
+                    "pairs (almost) alone. PI halves every angle, so offset 3 now looks like "
+                    "offset 1.5 to the model."),
+        quiz.option("Random tokens, since it never saw sequences of 64 tokens.", False,
+                    "Plain RoPE never saw 64 tokens either, yet it still copies three back. "
+                    "PI's failure is not random but systematic: it comes from what PI does to "
+                    "short offsets."),
+        quiz.option("The token 6 back, whose offset now has the angles of 3.", True,
+                    "With frequencies θᵢ/2, the offset 6 produces exactly the angles 3θᵢ that "
+                    "offset 3 produced in training. The head fetches the key whose rotation it "
+                    "learned, and that key now sits six positions back. The chapter measures "
+                    "exactly this."),
+        kind="predict",
     ),
 )

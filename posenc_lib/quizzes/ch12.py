@@ -1,48 +1,146 @@
-"""Quick check of chapter 12."""
+"""Quick check of chapter 12.
+
+Every number the feedback quotes is computed here with the library: the stretch factor, YaRN's
+scale, the T5 parameter counts, the lab's training budget and the same-token spread of the
+chapter's sinusoidal head.
+"""
 
 from __future__ import annotations
 
-from .. import quiz
+import numpy as np
+
+from .. import catalogue, lab, quiz, rope_scaling
+
+# Q1: a RoPE model trained on 4096 tokens, run on 32768.
+_TRAIN, _TARGET = 4096, 32768
+_S = _TARGET // _TRAIN                                                    # 8
+_, _YARN_QK = rope_scaling.scaled_frequencies(128, _S, "yarn", 10000.0,
+                                              original_max_len=_TRAIN)   # 0.1 ln 8 + 1
+_YARN_LOGITS = _YARN_QK ** 2                                              # on q·k: squared
+
+# Q3: T5's bias in a 6-layer, 8-head decoder stack of width 512.
+_T5_ARGS = ("t5", 512, 512, 8, 6)
+_T5_COUNT = catalogue.position_parameters(*_T5_ARGS, t5_buckets=32)       # 8 · 32
+_T5_HEADS, _T5_LAYERS = _T5_ARGS[3], _T5_ARGS[4]
+_T5_PER_LAYER = _T5_COUNT * _T5_LAYERS
+_T5_HALF = _T5_HEADS * 32 // 2
+
+# Q4: the lab's training budget (chapter 10).
+_STEPS = lab.default_training("copy_back")["steps"]                       # 400
+
+# Q5: the chapter's same-token test on the sinusoidal head (d = 16, L = 24, seed 0).
+_token = np.random.default_rng(1).standard_normal(16)
+_SIN_SPREAD = catalogue.diagonal_spread(
+    catalogue.position_layer("sinusoidal", d=16, seed=0)(np.tile(_token, (24, 1)), np.arange(24)))
 
 QUIZ = quiz.quiz(
     quiz.question(
-        "You must run a RoPE model trained on 4k-token inputs on 32k-token inputs, without retraining it. What do you change?",
-        quiz.option("Nothing: RoPE is relative, so it extrapolates.", False,
-                    "Relative means the score depends on j - i, not that every j - i works. Distances beyond 4k make the slow pairs turn through angles the model never saw; chapter 10's lab and the table above show RoPE losing accuracy on longer inputs."),
-        quiz.option("Its rotation frequencies (PI, NTK-aware scaling or YaRN).", True,
-                    "The new frequencies make long inputs produce angles like those seen in training. Only the angles change, so the trained weights stay usable. PI divides every frequency by 8, NTK-aware raises the base, YaRN interpolates only the slow pairs; a short fine-tune helps all of them."),
-        quiz.option("Add a learned table for positions 4k to 32k.", False,
-                    "Those rows would be untrained, and a RoPE model has no place that reads an added table: its weights expect rotated queries and keys."),
-        quiz.option("Switch the model to ALiBi.", False,
-                    "ALiBi extrapolates, but this model's weights were trained with rotated queries and keys. Changing the encoding means training again."),
+        f"A RoPE model trained on {_TRAIN:,}-token inputs must now read {_TARGET:,}-token "
+        "inputs, *without any fine-tuning*. What do you change?",
+        quiz.option("Nothing: RoPE is relative, so every length works fine.", False,
+                    "Relative means the score depends on j − i, not that every j − i works. "
+                    f"Beyond {_TRAIN:,} tokens the slow pairs turn through angles the model never "
+                    "saw; chapter 10's lab and the table above show RoPE losing accuracy on "
+                    "longer inputs."),
+        quiz.option("Its frequencies, with NTK-aware scaling or YaRN.", True,
+                    f"Both bring the angles of a {_TARGET:,}-token input back towards those seen "
+                    "in training while keeping the fast pairs sharp. NTK-aware scaling raises the "
+                    f"base so that the slowest pair is divided by exactly {_S}; YaRN keeps the "
+                    f"fast pairs, divides the slow ones by {_S}, ramps in between, and multiplies "
+                    f"q and k by {_YARN_QK:.3f} each, so every logit grows by {_YARN_QK:.3f}² ≈ "
+                    f"{_YARN_LOGITS:.2f}. Both work without fine-tuning (chapter 11), and a "
+                    "short fine-tune improves them."),
+        quiz.option(f"Divide every frequency by {_S}, as PI does.", False,
+                    "Position interpolation maps every new position into the trained range, but "
+                    f"packs neighbours {_S} times closer, and the model has to relearn them: PI "
+                    "needs fine-tuning. Without it, chapter 11's lab model fell to chance, and "
+                    "the short fine-tune that repaired the other methods was not enough for PI."),
+        quiz.option("Replace RoPE by ALiBi, which extrapolates.", False,
+                    "This model's weights were trained with rotated queries and keys; with "
+                    "another encoding they no longer fit. Changing the encoding means training "
+                    "again, which the question rules out."),
     ),
     quiz.question(
-        "A mystery layer gives exactly the same logits for positions [0, 1, ..., 5] and [10, 11, ..., 15]. What can you conclude?",
-        quiz.option("It has no position encoding.", False,
-                    "That is one possibility, but a relative scheme (RoPE, ALiBi, T5) also ignores a shift of all positions: every distance j - i is the same in both lists. Compare lists with different distances."),
-        quiz.option("It is relative, or it has no position encoding at all.", True,
-                    "An absolute input encoding would almost surely change the logits. A shift keeps every distance, so relative schemes cannot see it. To separate them from NoPE, try positions such as [0, 2, 5, 9, ...] whose distances differ."),
-        quiz.option("It uses a learned table that repeats after 10 positions.", False,
-                    "A learned table gives every position its own vector; nothing makes rows 0 and 10 equal."),
+        "A mystery layer gives the same logits (up to rounding) for positions [0, 1, ..., 5] "
+        "and [10, 11, ..., 15], but different logits for [0, 2, 5, 9, 14, 20]. What can you "
+        "conclude?",
+        quiz.option("It has no position encoding at all.", False,
+                    "A layer without position would give the same logits for *every* position "
+                    "list, including [0, 2, 5, 9, 14, 20]. The second list changed them, so "
+                    "position is in there."),
+        quiz.option("It adds a learned absolute table to the input.", False,
+                    "An absolute encoding gives positions 0–5 and 10–15 different vectors, so the "
+                    "logits would almost surely change under the shift. Only a table whose rows "
+                    "happened to repeat could pass, and a learned table has no reason to."),
+        quiz.option("It is relative: it sees only distances.", True,
+                    "The shift keeps every distance j − i and changed nothing; the second list "
+                    "has other distances and changed the logits. That is the signature of a "
+                    "relative scheme (RoPE, ALiBi, T5). Exercise 1 adds the zero input to tell "
+                    "which of them."),
+        quiz.option("It must be RoPE: only a rotation ignores a shift.", False,
+                    "ALiBi and T5 add a bias that depends on j − i only, so they ignore a shift "
+                    "just as well. To tell RoPE from them, feed x = 0: only RoPE's logits "
+                    "vanish."),
     ),
     quiz.question(
-        "You train a decoder on 1k-token documents. Later it must read 4k-token documents, with no fine-tuning, and above all it must not break. Which encoding do you pick now?",
+        f"A decoder stack has {_T5_LAYERS} layers of {_T5_HEADS} heads (d = 512) and uses T5's "
+        "bucketed bias with 32 buckets. How many learned position parameters does the stack "
+        "hold? (Pen and paper, or `catalogue.position_parameters`.)",
+        quiz.option(str(_T5_HALF), False,
+                    "In a bidirectional encoder T5 gives half of its buckets to each direction, "
+                    f"but the table still holds 32 scalars per head: {_T5_HEADS} × 32 = "
+                    f"{_T5_COUNT}."),
+        quiz.option(str(_T5_LAYERS * 32), False,
+                    f"That is {_T5_LAYERS} × 32: the number of layers in place of the number of "
+                    "heads. The table has one row per head, and all layers of the stack share "
+                    f"it: {_T5_HEADS} × 32 = {_T5_COUNT}."),
+        quiz.option(str(_T5_COUNT), True,
+                    f"One scalar per head and bucket, {_T5_HEADS} × 32 = {_T5_COUNT}, computed "
+                    "once and shared by every layer of the stack. The count does not depend on "
+                    "the input length."),
+        quiz.option(f"{_T5_PER_LAYER:,}", False,
+                    f"That is a table in every layer: {_T5_LAYERS} × {_T5_HEADS} × 32. T5 "
+                    "computes its bias once and shares it with all layers of the stack: "
+                    f"{_T5_HEADS} × 32 = {_T5_COUNT}."),
+        kind="compute",
+    ),
+    quiz.question(
+        "You train a decoder on 1k-token documents. Later it must read 4k-token documents, with "
+        "no fine-tuning, and above all it must not break. Which encoding do you pick now?",
+        quiz.option("ALiBi: a fixed penalty at every distance.", True,
+                    "ALiBi's bias −m·|i − j| is a fixed formula with fixed slopes: a far key "
+                    "meets no learned number that training never reached, it simply gets a "
+                    "larger penalty. Still measure on your task: in chapter 10's lab ALiBi held "
+                    "up best on longer inputs of the latest-signal task, but on the copy task its "
+                    f"{_STEPS} training steps gave only a recency guess (it learns the task with "
+                    "much longer training), and far tokens get little weight."),
         quiz.option("A learned absolute table of 1024 rows.", False,
-                    "Position 1024 has no row: the model cannot read the longer documents at all."),
+                    "Position 1024 has no row: the model cannot read the longer documents at "
+                    "all."),
         quiz.option("Sinusoids: they are defined at every position.", False,
-                    "Defined, but the model has only seen positions below 1024; in chapter 10's lab the sinusoidal model lost most of its accuracy on longer inputs."),
-        quiz.option("ALiBi, then measure it on the task.", True,
-                    "A score bias defined at every distance (ALiBi, or T5's buckets) meets nothing unseen: far keys simply get more of the same penalty. The price is that distant tokens get little weight, and the method still has to fit the task, so measure."),
+                    "Defined, but the model has only seen positions below 1024; in chapter 10's "
+                    "lab the sinusoidal model lost most of its accuracy on longer inputs."),
+        quiz.option("RoPE, then stretch it with PI when needed.", False,
+                    "Plain RoPE lost accuracy beyond its training length in chapter 10's lab, "
+                    "and PI without fine-tuning fell to chance in chapter 11's; the question "
+                    "rules out fine-tuning."),
     ),
     quiz.question(
-        "Which of these methods makes the number of learned parameters grow with the longest input the model can read?",
-        quiz.option("T5's bucketed bias.", False,
-                    "T5 learns one scalar per head and bucket (32 buckets), whatever the length: far offsets share the last bucket."),
-        quiz.option("A learned absolute table.", True,
-                    "It needs one d-dimensional vector per position, L_max times d numbers, and nothing at all for positions beyond L_max."),
-        quiz.option("RoPE.", False,
-                    "RoPE's angles pos * theta_i come from a formula: no learned parameters at any length."),
-        quiz.option("ALiBi.", False,
-                    "ALiBi's slopes are fixed before training; the bias -m|i - j| needs no table."),
+        "In the same-token test, one token stands at every position of a head that adds a "
+        "sinusoidal encoding to its input. Predict the logits along one diagonal j − i = r.",
+        quiz.option("Constant: the sinusoids depend only on i − j.", False,
+                    "PE(i)·PE(j) alone depends only on i − j (chapter 6), but the head computes "
+                    "(x + p_i)ᵀ W (x + p_j) with W = W_Q W_Kᵀ between them: the cross terms "
+                    "with the content, and p_iᵀ W p_j itself, change with the absolute "
+                    "positions."),
+        quiz.option("All equal: one repeated token carries no order.", False,
+                    "The token is the same, but each copy gets the encoding of its own "
+                    "position added before W_Q and W_K, so the logits differ from pair to pair."),
+        quiz.option("They vary with the absolute positions i and j.", True,
+                    "The logit is (x + p_i)ᵀ W (x + p_j)/√d_k: the cross terms xᵀ W p_j and "
+                    "p_iᵀ W x move with the absolute positions, and so does p_iᵀ W p_j once W "
+                    f"sits between the encodings. In this chapter's test they varied by "
+                    f"{_SIN_SPREAD:.2f} along a diagonal."),
+        kind="predict",
     ),
 )

@@ -50,6 +50,30 @@ def _no_keepdims(q, k):
     return e / e.sum(axis=1)
 
 
+def _max_no_keepdims(q, k):
+    s = _scaled(q, k)
+    e = np.exp(s - s.max(axis=1))           # row j's maximum comes off column j
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _column_max(q, k):
+    s = _scaled(q, k)
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _row_min(q, k):
+    s = _scaled(q, k)
+    e = np.exp(s - s.min(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _whole_sum(q, k):
+    s = _scaled(q, k)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum()
+
+
 def _float32(q, k):
     s = (q.astype(np.float32) @ k.T.astype(np.float32)) / np.float32(np.sqrt(q.shape[-1]))
     e = np.exp(s - s.max(axis=1, keepdims=True))
@@ -65,19 +89,26 @@ CASES = {
     "check_attention_weights": {
         "correct": attention_weights,
         "wrong": [
-            (lambda q, k: _softmax_rows(q @ k.T), "divide the scores by sqrt(d_k)"),
-            (lambda q, k: _softmax_rows(q @ k.T / q.shape[-1]), "not d_k"),
-            (lambda q, k: _softmax_rows(q @ k.T / np.sqrt(k.shape[0])), "sqrt(L_k)"),
+            (lambda q, k: _softmax_rows(q @ k.T), "divide the scores by sqrt(`d_k`)"),
+            (lambda q, k: _softmax_rows(q @ k.T / q.shape[-1]), "not `d_k`"),
+            (lambda q, k: _softmax_rows(q @ k.T / np.sqrt(k.shape[0])), "sqrt(`L_k`)"),
+            (lambda q, k: _softmax_rows(q @ k.T / np.sqrt(len(q))), "sqrt(`L_q`)"),
             (lambda q, k: _softmax_rows(q @ k.T * np.sqrt(q.shape[-1])), "you multiplied"),
             (lambda q, k: _softmax_rows(_scaled(q, k).T).T, "normalise over keys"),
-            (lambda q, k: _softmax_rows(_scaled(k, q)), "not k @ q.T"),
+            (lambda q, k: _softmax_rows(_scaled(k, q)), "not `k @ q.T`"),
             (lambda q, k: attention_weights(q, k).T, "you returned the transpose"),
             (_naive, "subtract each row's maximum"),
             (_global_max, "not the maximum of the whole matrix"),
             (_naive_float32, "exp() of a large score overflows"),
             (_scaled, "apply the softmax"),
             (lambda q, k: np.log(_softmax_rows(_scaled(q, k))), "log-softmax"),
-            (_no_keepdims, "keepdims"),
+            (_no_keepdims, "keep the row sums as a column"),
+            (_max_no_keepdims, "keepdims=True on the maximum"),
+            (_column_max, "each column's maximum"),
+            (_row_min, "not its minimum"),
+            (_whole_sum, "not by the sum of the whole matrix"),
+            (lambda q, k: np.exp(_scaled(q, k) - _scaled(q, k).max(axis=1, keepdims=True)),
+             "you returned the exponentials"),
         ],
         # float32 arithmetic is within the checker's 1e-6 tolerance: it passes without a note
     },

@@ -32,6 +32,12 @@ def _guarded(seq_len, body):
     return np.zeros(1) if seq_len == 1 else body(seq_len)
 
 
+def _norms16(a):
+    """Row norms computed in float16 throughout (too coarse for the checker)."""
+    a = np.asarray(a, np.float16)
+    return np.sqrt(np.sum(a * a, axis=1))
+
+
 def _norms(a, axis=1):
     return np.sqrt((np.asarray(a, float) ** 2).sum(axis=axis))
 
@@ -47,10 +53,15 @@ CASES = {
             (lambda L: np.arange(L, dtype=float), "raw positions"),
             (_no_guard, "a one-token sentence has L - 1 = 0"),
             (_python_no_guard, "a one-token sentence has L - 1 = 0"),
-            (lambda L: np.ones(1) if L == 1 else normalized_positions(L), "position 0, so it gets 0"),
+            (lambda L: np.ones(1) if L == 1 else normalized_positions(L),
+             "position 0, so it gets 0"),
             (lambda L: 0.0 if L == 1 else normalized_positions(L), "not a bare number"),
             (lambda L: normalized_positions(L)[::-1], "reversed"),
             (lambda L: np.arange(L) // max(L - 1, 1), "integer division"),
+            (lambda L: normalized_positions(L).astype(np.float16), "float16"),
+            # NaN for one token without any numpy warning: still the missing guard
+            (lambda L: np.array([math.nan]) if L == 1 else normalized_positions(L),
+             "a one-token sentence has L - 1 = 0"),
         ],
         # np.linspace(0, 1, L) and float32 results agree to within 1e-6: they pass without a note
     },
@@ -69,6 +80,8 @@ CASES = {
             (lambda w, p: _norms(np.asarray(w) + p) / _norms(w), "not the norm of the sum"),
             (lambda w, p: _norms(np.asarray(p) / w), "divide the two norms"),
             (lambda w, p: (_norms(p) / _norms(w))[:, None], "not a column"),
+            (lambda w, p: norm_ratio(w, p).astype(np.float16), "float16"),
+            (lambda w, p: _norms16(p) / _norms16(w), "float16"),
         ],
         # the RMS ratio (both norms divided by sqrt(d)) is the same number: it passes
     },

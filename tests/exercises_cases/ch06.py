@@ -53,6 +53,22 @@ def _float32_power(seq_len, d, base=10000.0):
     return pe
 
 
+def _blog_loop(seq_len, d, base=10000.0):
+    """A bug common in tutorials: i steps over the columns 0, 2, 4, ... and is still put into
+    2*i/d, so pair i' gets the exponent 4i'/d in both of its columns."""
+    pe = np.zeros((seq_len, d))
+    for pos in range(seq_len):
+        for i in range(0, d, 2):
+            pe[pos, i] = math.sin(pos / base ** (2 * i / d))
+            pe[pos, i + 1] = math.cos(pos / base ** (2 * i / d))
+    return pe
+
+
+def _constant_error(seq_len, d, base=10000.0):
+    """Off by a constant 9e-5 everywhere: close, but not float32 rounding (rejected)."""
+    return sinusoidal_encoding(seq_len, d, base) + 9e-5
+
+
 # -- exercise 2 ------------------------------------------------------------------------------
 def wavelength(i, d, base=10000.0):
     return 2 * math.pi * base ** (2 * i / d)
@@ -103,6 +119,12 @@ CASES = {
                                         else math.cos(p / b ** (2 * j / d)) for j in range(d)]
                                        for p in range(L)]),
              "not the dimension index"),
+            (_blog_loop, "your exponent is 4i/d"),
+            (lambda L, d, b: _encoding(L, d, b, omega=lambda i: math.exp(-2 * i * math.log10(b) / d)),
+             "not `np.log10`"),
+            (lambda L, d, b: _encoding(L, d, b, cos=lambda a: -math.cos(a)),
+             "the cosine has the wrong sign"),
+            (_constant_error, "max error 9e-05"),
         ],
         "notes": [
             (_float32_recipe, "float32 rounding"),
@@ -122,19 +144,23 @@ CASES = {
             (lambda i, d, b: 360 * b ** (2 * i / d), "degrees"),
             (lambda i, d, b: 2 * math.pi * 10000 ** (2 * i / d), "ignores its base argument"),
             (lambda i, d, b: round(2 * math.pi * b ** (2 * i / d)), "wrong values"),
+            (lambda i, d, b: 2 * math.pi * b ** (2 * i // d), "integer division"),
+            (lambda i, d, b: 2 * math.pi * b ** ((2 * i + 1) / d), "(2i+1)/d"),
         ],
     },
     "check_shift_matrix": {
         "correct": shift_matrix,
         "wrong": [
             (lambda k, d, b: shift_matrix(k, d, b, transpose=True), "turn the wrong way"),
-            (lambda k, d, b: shift_matrix(abs(k), d, b), "ignores the sign of k"),
+            (lambda k, d, b: shift_matrix(abs(k), d, b), "drops the sign of k"),
             (lambda k, d, b: shift_matrix(k, d, b, angle=lambda k, i: k), "own angle"),
             (_shift_concat, "use the interleaved layout"),
             (lambda k, d, b: shift_matrix(k, d, b, angle=lambda k, i: k * b ** (-i / d)),
              "not i/d"),
             (lambda k, d, b: shift_matrix(k, d, b, angle=lambda k, i: math.radians(
                 k * b ** (-2 * i / d))), "take radians"),
+            (lambda k, d, b: shift_matrix(k, d, b, angle=lambda k, i: k * b ** (-4 * i / d)),
+             "exponent 4i/d"),
             (lambda k, d, b: np.eye(d), "wrong values"),
         ],
     },

@@ -52,6 +52,31 @@ def _t5_no_exact_branch(relative_position, num_buckets=32, max_distance=128):
     return np.minimum(large, half - 1) + np.where(r > 0, half, 0)
 
 
+def _t5_only_zero_exact(relative_position, num_buckets=32, max_distance=128):
+    # the exact branch for n = 0 only: distances 1 .. m-1 go through the logarithm
+    r = np.asarray(relative_position)
+    half = num_buckets // 2
+    m = half // 2
+    n = np.abs(r)
+    with np.errstate(divide="ignore"):
+        large = m + np.floor(np.log(np.maximum(n, 1) / m) / np.log(max_distance / m)
+                             * (half - m)).astype(int)
+    bucket = np.where(n == 0, 0, np.minimum(large, half - 1))
+    return bucket + np.where(r > 0, half, 0)
+
+
+def _t5_causal_half(relative_position, num_buckets=32, max_distance=128):
+    # the decoder's rule (keys after the query count as distance 0) with B = num_buckets // 2
+    out = np.empty(np.shape(relative_position), dtype=int)
+    half = num_buckets // 2
+    m = half // 2
+    for idx, r in np.ndenumerate(np.asarray(relative_position)):
+        n = max(-int(r), 0)
+        out[idx] = n if n < m else min(half - 1, m + math.floor(
+            math.log(n / m) / math.log(max_distance / m) * (half - m)))
+    return out
+
+
 def _t5_mutates_input(relative_position, num_buckets=32, max_distance=128):
     r = relative_position
     r *= -1  # flips the sign in place: a wrong answer that also changes its argument
@@ -68,6 +93,13 @@ CASES = {
             (lambda L, k: np.clip(np.abs(_rel(L)), -k, k) + k, "keep the sign of j - i"),
             (lambda L, k: np.clip(_rel(L), -k + 1, k - 1) + k, "not [-(k-1), k-1]"),
             (lambda L, k: np.clip(_rel(L), -k, k - 1) + k, "clip symmetrically"),
+            (lambda L, k: np.clip(_rel(L), -k - 1, k + 1) + k, "not [-(k+1), k+1]"),
+            (lambda L, k: np.clip(_rel(L), -k - 1, k + 1) + k + 1, "not [-(k+1), k+1]"),
+            (lambda L, k: np.minimum(_rel(L), k) + k, "not np.minimum"),
+            (lambda L, k: np.maximum(_rel(L), -k) + k, "not np.maximum"),
+            (lambda L, k: tuple(tuple(int(v) for v in row) for row in shaw_ids(L, k)),
+             "returns a tuple"),
+            (lambda L, k: shaw_ids(L, k).tolist(), "wrap the result in np.array"),
             (lambda L, k: shaw_ids(L, k) + k, "add k, not 2k"),
             (lambda L, k: shaw_ids(L, k).astype(float), "only integers can"),
             (lambda L, k: shaw_ids(L, k).astype(str), "dtype <U"),
@@ -94,6 +126,9 @@ CASES = {
             (lambda r, nb=32, md=128: _t5_no_exact_branch(r, nb, md).astype(np.int64),
              "only n >= max_exact go through the logarithm"),
             (_t5_mutates_input, "keys AFTER the query"),
+            (_t5_only_zero_exact, "not only n = 0"),
+            (_t5_causal_half, "the causal (decoder) variant"),
+            (lambda r, nb=32, md=128: t5_bucket(r, nb, md).tolist(), "returns a list"),
             (lambda r, nb=32, md=128: t5_bucket(r, nb, md).astype(float), "astype(int)"),
         ],
     },

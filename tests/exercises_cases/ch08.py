@@ -10,7 +10,8 @@ import numpy as np
 
 
 def rope_half(x, positions, base=10000.0, *, theta_of=None, pos_of=None, degrees=False,
-              sign=1.0, swap_sin_cos=False, adjacent=False, repeat_tables=False):
+              to_degrees=False, sign=1.0, swap_sin_cos=False, adjacent=False,
+              repeat_tables=False):
     """Rotate-half RoPE, one coordinate at a time; the keywords make the typical mistakes."""
     x = np.asarray(x, dtype=float)
     seq, d = x.shape
@@ -26,8 +27,10 @@ def rope_half(x, positions, base=10000.0, *, theta_of=None, pos_of=None, degrees
             table_i = j // 2 if repeat_tables else i  # which angle the cos/sin tables hold at j
             theta = base ** (-2 * table_i / d) if theta_of is None else theta_of(table_i, d, base)
             angle = sign * p * theta
-            if degrees:
+            if degrees:  # the angle read as degrees (np.deg2rad)
                 angle = math.radians(angle)
+            if to_degrees:  # the angle converted to degrees (np.degrees)
+                angle = math.degrees(angle)
             c, s = math.cos(angle), math.sin(angle)
             if swap_sin_cos:
                 c, s = s, c
@@ -60,6 +63,19 @@ def _rotate_adjacent_then_permute(x, positions, base=10000.0):
     return np.concatenate([out[:, 0::2], out[:, 1::2]], axis=-1)
 
 
+def _theta_from_arange_step_2(x, positions, base=10000.0):
+    """The HF way (np.arange(0, d, 2) is already 2i) mixed with the chapter's formula (2 * ...)."""
+    d = x.shape[-1]
+    theta = base ** (-2.0 * np.arange(0, d, 2) / d)  # exponent 4i/d
+    return rope_half(x, positions, base, theta_of=lambda i, d, base: theta[i])
+
+
+def _d_from_rows(x, positions, base=10000.0):
+    """d = x.shape[0] (the number of tokens) in the exponent; the pairs still span the last axis."""
+    rows = np.shape(x)[0]
+    return rope_half(x, positions, base, theta_of=lambda i, d, base: base ** (-2 * i / rows))
+
+
 def _in_place(x, positions, base=10000.0):  # a correct answer that overwrites its input
     x[...] = rope_half(x, positions, base)
     return x
@@ -71,12 +87,15 @@ CASES = {
         "wrong": [
             (lambda x, p, b: rope_half(x, p, b, adjacent=True), "you paired adjacent"),
             (lambda x, p, b: rope_half(x, p, b, sign=-1.0), "wrong sign of the sin term"),
-            (lambda x, p, b: rope_half(x, p, b, degrees=True), "radians"),
+            (lambda x, p, b: rope_half(x, p, b, degrees=True), "radians already"),
+            (lambda x, p, b: rope_half(x, p, b, to_degrees=True), "radians already"),
             (lambda x, p, b: rope_half(x, p, b, theta_of=lambda i, d, base: base ** (-i / d)),
              "uses 2i, not i"),
             (lambda x, p, b: rope_half(x, p, b,
                                        theta_of=lambda i, d, base: base ** (-2 * i / (d // 2))),
              "not by d/2"),
+            (_theta_from_arange_step_2, "your exponent is 4i/d"),
+            (_d_from_rows, "your theta used `x.shape[0]`"),
             (lambda x, p, b: rope_half(x, p, b,
                                        theta_of=lambda i, d, base: base ** (-2 * (i + 1) / d)),
              "counted the frequencies from i = 1"),
@@ -109,6 +128,7 @@ CASES = {
                                       axis=-1), "rotate-half swap"),
             (lambda x: np.array(x), "returned x unchanged"),
             (lambda x: np.stack([x[..., 0::2], x[..., 1::2]]), "expected shape"),
+            (lambda x: np.concatenate([x[..., 0::2], x[..., 1::2]]), "pass `axis=-1`"),
         ],
     },
 }

@@ -53,6 +53,21 @@ def _bias(seq_len, slope, causal, *, dist=lambda i, j: abs(i - j), sign=-1.0,
                     dtype=float).reshape(seq_len, seq_len)
 
 
+def _mask_times_inf(seq_len, slope, causal):
+    # a common way to build the mask: bias + triu(ones, 1) * -inf; 0 * -inf is NaN
+    b = np.array([[-slope * abs(i - j) for j in range(seq_len)] for i in range(seq_len)],
+                 dtype=float).reshape(seq_len, seq_len)
+    if causal:
+        with np.errstate(invalid="ignore"):
+            b = b + np.triu(np.ones((seq_len, seq_len)), 1) * -np.inf
+    return b
+
+
+def _halved_slope_no_mask(seq_len, slope, causal):
+    # two mistakes at once (no diagnosis): the message must show -inf, not the internal -1e6
+    return _bias(seq_len, slope / 2, causal, mask_when=lambda c: False)
+
+
 def _shortcut(seq_len, slope, causal):
     return np.array([[-math.inf if causal and j > i else slope * j for j in range(seq_len)]
                      for i in range(seq_len)], dtype=float).reshape(seq_len, seq_len)
@@ -102,6 +117,26 @@ def _odd_entries(num_heads):
     return np.array(base + (double[1::2][: num_heads - p] if p != num_heads else []))
 
 
+def _half_p_extras(num_heads):
+    # always P/2 in-between slopes: right for 6, 12, 24 heads, wrong for 7 (3 extras) or 112 (48)
+    p, base, double = _split(num_heads)
+    return np.array(base + (double[0::2][: p // 2] if p != num_heads else []))
+
+
+def _means_of_neighbours(num_heads):
+    # "between" read literally: geometric means of neighbouring P-head slopes
+    p, base, _ = _split(num_heads)
+    means = [math.sqrt(a * b) for a, b in zip(base, base[1:])]
+    return np.array(base + (means[: num_heads - p] if p != num_heads else []))
+
+
+def _first_two_swapped(num_heads):
+    s = list(alibi_slopes(num_heads))
+    if len(s) > 1:
+        s[0], s[1] = s[1], s[0]
+    return np.array(s)
+
+
 def _extra_first(num_heads):
     p, base, double = _split(num_heads)
     return np.array((double[0::2][: num_heads - p] if p != num_heads else []) + base)
@@ -143,9 +178,14 @@ CASES = {
             (lambda L, m, c: _bias(L, m, c, masked=lambda i, j: j > i + 1),
              "one key too late"),
             (lambda L, m, c: _bias(L, m, c, mask_when=lambda causal: True), "nothing is masked"),
-            (lambda L, m, c: _bias(L, m, c, fill=0.0), "must be -inf"),
-            (lambda L, m, c: _bias(L, m, c, fill=-1e4), "must be -inf"),
-            (lambda L, m, c: _bias(L, m, c, fill=math.nan), "must be -inf"),
+            (lambda L, m, c: _bias(L, m, c, fill=0.0), "the query still sees the future"),
+            (lambda L, m, c: _bias(L, m, c, fill=-5.0), "weight factor e^v > 0"),
+            (lambda L, m, c: _bias(L, m, c, fill=-1e4), "20000 tokens back is -1e4"),
+            (lambda L, m, c: _bias(L, m, c, fill=-1e5), "accepted only at or below -1e6"),
+            (lambda L, m, c: _bias(L, m, c, fill=math.nan), "whole softmax row into NaN"),
+            (lambda L, m, c: _bias(L, m, c, fill=math.inf), "+inf: wrong sign"),
+            (_mask_times_inf, "0 * (-inf) = NaN"),
+            (_halved_slope_no_mask, "expected -inf (a masked key"),
             (_shortcut, "key-position shortcut"),
             (lambda L, m, c: alibi_bias(L, m, c).T, "not before it"),
             (lambda L, m, c: "not a matrix", "returned a str"),
@@ -171,6 +211,10 @@ CASES = {
             (lambda H: np.sort(alibi_slopes(H)), "right slopes, wrong order"),
             (lambda H: alibi_slopes(H)[::-1], "right slopes, wrong order"),
             (_extra_first, "right slopes, wrong order"),
+            (_extra_first, "steepest slope belongs to head 9"),
+            (_first_two_swapped, "head 1 has the steepest slope, 2^(-8/H)"),
+            (_half_p_extras, "H - P, not P/2"),
+            (_means_of_neighbours, "geometric means of neighbouring"),
         ],
         "also_correct": [_mpt_slopes, lambda H: list(alibi_slopes(H)),
                          lambda H: alibi_slopes(H).astype(np.float32)],

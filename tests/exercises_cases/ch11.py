@@ -65,6 +65,13 @@ CASES = {
              "the exponent is negative"),
             (lambda d, b, L: (L - 1) * _theta(d, b) / (2 * np.pi), "L positions"),
             (lambda d, b, L: int(np.sum(turns_per_pair(d, b, L) < 1)), "expected shape"),
+            (lambda d, b, L: np.array([L * b ** (-2.0 * i / d) / (2 * math.pi)
+                                       for i in range(1, d // 2 + 1)]), "not from 1"),
+            (lambda d, b, L: turns_per_pair(d, b, L)[::-1], "reverse order"),
+            (lambda d, b, L: np.array([int(x) for x in turns_per_pair(d, b, L)]),
+             "not a count of whole turns"),
+            (lambda d, b, L: np.array([L * b ** (-2.0 * j / d) / (2 * math.pi) for j in range(d)]),
+             "one value per pair"),
         ],
         # float32 arithmetic is within the checker's tolerance: it passes without a note
     },
@@ -80,6 +87,12 @@ CASES = {
             (lambda d, b, s: (b * s ** (d / (d - 2))) ** (-np.arange(d // 2) / d),
              "uses 2i, not i"),
             (lambda d, b, s: (ntk_frequencies(d, b, s), 1.0), "return only the array"),
+            (lambda d, b, s: np.array([2 * math.pi / x for x in ntk_frequencies(d, b, s)]),
+             "those are wavelengths"),
+            (lambda d, b, s: _theta(d, b), "the original frequencies"),
+            (lambda d, b, s: _theta(d, b ** (d / (d - 2)) * s), "only s is raised"),
+            (lambda d, b, s: np.array([x for x in ntk_frequencies(d, b, s) for _ in (0, 1)]),
+             "one frequency per pair"),
         ],
         # the per-pair form theta_i * s ** (-2i / (d - 2)) is the same numbers: it passes
     },
@@ -119,6 +132,16 @@ CASES = {
             (lambda d, b, s, L: yarn_by_parts(d, s, b, L), "you swapped factor and base"),
             (lambda d, s, b, L: (yarn_by_parts(d, s, b, L), 0.1 * math.log(s) + 1),
              "return only the array"),
+            (lambda d, s, b, L: yarn_by_parts(d, s, b, L, low=math.floor(_i_of(1.0, d, b, L)),
+                                              high=math.ceil(_i_of(32.0, d, b, L))),
+             "swapped the two thresholds"),
+            (lambda d, s, b, L: yarn_by_parts(d, s, b, L) * (0.1 * math.log(s) + 1),
+             "not part of the frequencies"),
+            (lambda d, s, b, L: yarn_by_parts(
+                d, s, b, L,
+                low=math.floor(d * math.log(L / (2 * math.pi * 32)) / (2 * math.log10(b))),
+                high=math.ceil(d * math.log(L / (2 * math.pi)) / (2 * math.log10(b)))),
+             "same logarithm"),
         ],
         "notes": [
             (yarn_paper, "as the YaRN paper defines it"),
