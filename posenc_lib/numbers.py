@@ -52,7 +52,7 @@ def _stable(name: str, value: Any, sig: int) -> Any:
 
 
 def glue(name: str, value: Any, sig: int = SIG_DIGITS) -> Any:
-    """Store ``value`` under ``name`` for ``{glue:text}`name:fmt``` roles, rounded to be portable.
+    """Store ``value`` under ``name`` for the book's ``glue:text`` roles, rounded to be portable.
 
     Floats (Python or numpy) are rounded to ``sig`` significant digits and stored as Python
     floats; integers as Python ints; strings and bools as they are. Nothing is displayed.

@@ -47,6 +47,7 @@ def test_key_depends_on_everything_that_changes_the_result(monkeypatch):
 
 
 def test_miss_trains_stores_and_reloads(tmp_path, monkeypatch):
+    monkeypatch.delenv("POSENC_TRAIN_CACHE_MISS", raising=False)   # make test sets it to "error"
     monkeypatch.setenv("POSENC_TRAIN_CACHE", str(tmp_path))
     config = lab.default_config("rope", "copy_back")
     settings = dict(steps=5, batch_size=4, lr=1e-3, seed=3, length=16)
