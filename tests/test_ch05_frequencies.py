@@ -96,3 +96,18 @@ def test_float32_linear_encoding_is_accepted_without_a_note():
 
     report = exercises.check_linear_encoding(cases.FLOAT32_PASSES["check_linear_encoding"])
     assert report.ok and not report.notes, report.text()
+
+
+def test_float32_recipe_that_multiplies_by_the_frequency_is_accepted():
+    """The float32 version real code writes (angle = pos * (1/(i+1)) in float32) is off by ~2e-6."""
+    def float32_encoding(seq_len, d):
+        pos = np.arange(seq_len, dtype=np.float32)[:, None]
+        w = (1 / np.arange(1, d // 2 + 1)).astype(np.float32)
+        out = np.zeros((seq_len, d), dtype=np.float32)
+        out[:, 0::2], out[:, 1::2] = np.sin(pos * w), np.cos(pos * w)
+        return out
+
+    exact = np.asarray(float32_encoding(100, 32), dtype=float)
+    pos = np.arange(100)[:, None] / np.arange(1, 17)
+    assert np.max(np.abs(exact[:, 0::2] - np.sin(pos))) > 1e-6      # float32 really is off
+    assert exercises.check_linear_encoding(float32_encoding).ok

@@ -1,8 +1,8 @@
 """Exercise checkers for chapter 5 (many frequencies: sin(pos/(i+1)), cos(pos/(i+1))).
 
 Close-but-valid answers: float32 arithmetic and plain Python lists are *accepted* without a note
-(float32 rounding stays inside the checker's 1e-6 tolerance on these cases). Other conventions
-are *rejected* with a hint that names them: one frequency per dimension, the divisor i or 2i,
+(float32 rounding, up to a few 1e-6 here, stays inside the encoding checker's 1e-5 tolerance).
+Other conventions are *rejected* with a hint that names them: one frequency per dimension, the divisor i or 2i,
 positions from 1, the concatenated layout (all sines, then all cosines). For the octave counts, a
 result that loses a wavelength to rounding (a ratio 1e-12 below a power of two counted in the
 octave below) is rejected with the hint to add 1e-9, as the exercise asks.
@@ -84,8 +84,10 @@ def check_linear_encoding(student: Callable[[int, int], Any]) -> Report:
                   "rows are positions and columns are dimensions: you returned the transpose, "
                   "shape (d, seq_len)."),
     ]
+    # float32 angles are off by up to a few 1e-6 at position 97 (pos * (1/(i + 1)) rounded):
+    # inside 1e-5, far from every mistake above
     return run_checks("linear_encoding", student, lambda L, d: _enc.linear(L, d), cases,
-                      diagnoses)
+                      diagnoses, atol=1e-5)
 
 
 # -- exercise 2: octave counts -------------------------------------------------------------------

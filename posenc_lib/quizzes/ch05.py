@@ -65,6 +65,9 @@ _SPAN = {d: periodicity.octave_span(lam) for d, lam in _LIN.items()}
 _GEO_EFF = {d: periodicity.effective_octaves(encodings.wavelengths(d)) for d in (64, 512)}
 _COUNTS_512 = periodicity.octave_counts(_LIN[512])
 _TOP_SHARE = 100 * float(_COUNTS_512.max() / _COUNTS_512.sum())
+_EFF_ALL = [periodicity.effective_octaves(2 * np.pi / encodings.linear_frequencies(d))
+            for d in range(64, 4097, 2)]
+_EFF_LO, _EFF_HI = math.floor(10 * min(_EFF_ALL)) / 10, math.ceil(10 * max(_EFF_ALL)) / 10
 assert 3.5 < _EFF[64] < _EFF[512] < 4.5 and _EFF[512] - _EFF[64] < 0.5
 assert round(_SPAN[64]) == 5 and round(_SPAN[512]) == 8 and _TOP_SHARE == 50
 
@@ -93,7 +96,7 @@ QUIZ = quiz.quiz(
                     "the reason."),
         quiz.option("So that every wavelength is a whole number of positions.", False,
                     f"The wavelength of pair i is 2π(i + 1): {_LAM[0]:.3f}, {_LAM[1]:.3f}, "
-                    f"{_LAM[2]:.3f}, …, never a whole number, since 2π is not one. Nothing needs "
+                    f"{_LAM[2]:.3f}, …, never a whole number, since 2π is irrational. Nothing needs "
                     "whole wavelengths; what breaks with 2i is pair 0, which divides by zero."),
         quiz.option("To make pair 0 the slowest of the pairs.", False,
                     "The opposite: pair 0 has the largest frequency, 1/1, and the shortest "
@@ -147,7 +150,8 @@ QUIZ = quiz.quiz(
         quiz.option("≈ 4: almost the same as before", True,
                     f"It is {_EFF[512]:.2f}. Octave b holds 2ᵇ pairs, so the top full octave "
                     f"alone holds {_TOP_SHARE:.0f}% of them and each octave below holds half as "
-                    "many as the next: the spread stays near 4 however large d gets. The extra "
+                    f"many as the next: for every even d from 64 to 4096 the spread stays between "
+                    f"{_EFF_LO:.1f} and {_EFF_HI:.1f}. The extra "
                     "pairs are near-copies of the slowest waves."),
         quiz.option("≈ 7: up by one per doubling of d", False,
                     "That is how the *span* grows: the longest wavelength is πd, so each doubling "
