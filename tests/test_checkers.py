@@ -130,3 +130,14 @@ def test_integer_dtype_and_tuple_results_are_named():
         return np.arange(n)
 
     assert exercises.run_checks("counts", lambda n: list(range(n)), counts, cases).ok
+
+
+def test_a_transposed_result_is_named():
+    def reference(rows, cols):
+        return np.arange(rows * cols, dtype=float).reshape(rows, cols)
+
+    cases = [("3 x 5", (3, 5)), ("2 x 4", (2, 4))]
+    report = exercises.run_checks("table", lambda r, c: reference(r, c).T, reference, cases)
+    assert not report.ok and "transposed" in report.text(), report.text()
+    report = exercises.run_checks("table", lambda r, c: reference(r, c + 1), reference, cases)
+    assert not report.ok and "transposed" not in report.text(), report.text()

@@ -285,7 +285,11 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
                             f"of shape {exp.shape}.")
             continue
         if arr.shape != exp.shape:
-            messages.append(f"{name}: expected shape {exp.shape}, got {arr.shape}.")
+            swapped = (arr.ndim >= 2 and arr.shape[-2:] == exp.shape[-2:][::-1]
+                       and arr.shape[:-2] == exp.shape[:-2])
+            messages.append(f"{name}: expected shape {exp.shape}, got {arr.shape}"
+                            + (" (the last two axes are swapped: is the result transposed?)."
+                               if swapped else "."))
             continue
         if not np.all(np.isfinite(arr)):
             messages.append(f"{name}: {non_finite_message(events)}")
