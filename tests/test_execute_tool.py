@@ -1,0 +1,87 @@
+"""The notebook executor writes stable widget ids, so re-running a chapter gives no diff."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import uuid
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+_spec = importlib.util.spec_from_file_location("execute_notebooks",
+                                               ROOT / "tools" / "execute_notebooks.py")
+assert _spec and _spec.loader
+tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tool)
+VIEW = "application/vnd.jupyter.widget-view+json"
+STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def explorer_notebook(prose: str = "Some prose.") -> nbformat.NotebookNode:
+    """A chapter with one displayed box (slider + stack of two frames) and a jslink, random ids."""
+    ids = {k: uuid.uuid4().hex for k in ("box", "slider", "stack", "f1", "f2", "link", "lay")}
+    ref = {k: f"IPY_MODEL_{v}" for k, v in ids.items()}
+
+    def model(name: str, **state: object) -> dict:
+        return {"model_name": name, "model_module": "@jupyter-widgets/controls",
+                "model_module_version": "2.0.0", "state": state}
+
+    state = {
+        ids["link"]: model("LinkModel", source=[ref["slider"], "index"],
+                           target=[ref["stack"], "selected_index"]),
+        ids["f2"]: model("HTMLModel", value="<img alt='two'>", layout=ref["lay"]),
+        ids["box"]: model("VBoxModel", children=[ref["slider"], ref["stack"]]),
+        ids["stack"]: model("StackModel", children=[ref["f1"], ref["f2"]], selected_index=0),
+        ids["f1"]: model("HTMLModel", value="<img alt='one'>", layout=ref["lay"]),
+        ids["slider"]: model("SelectionSliderModel", index=0),
+        ids["lay"]: {"model_name": "LayoutModel", "model_module": "@jupyter-widgets/base",
+                     "model_module_version": "2.0.0", "state": {}},
+    }
+    nb = nbformat.v4.new_notebook()
+    code = nbformat.v4.new_code_cell("explorer", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/plain": "<Explorer>",
+                              VIEW: {"version_major": 2, "version_minor": 0,
+                                     "model_id": ids["box"]}})])
+    nb.cells = [nbformat.v4.new_markdown_cell(prose), code]
+    nb.metadata["widgets"] = {STATE: {"state": state, "version_major": 2, "version_minor": 0}}
+    return nb
+
+
+def test_ids_do_not_depend_on_the_kernel_or_the_prose():
+    a = tool.stable_widget_ids(explorer_notebook())
+    b = tool.stable_widget_ids(explorer_notebook("Other prose, one sentence changed."))
+    assert a.metadata == b.metadata
+    assert a.cells[1].outputs == b.cells[1].outputs
+
+
+def test_every_reference_is_renamed_consistently():
+    nb = tool.stable_widget_ids(explorer_notebook())
+    state = nb.metadata["widgets"][STATE]["state"]
+    assert len(state) == 7
+    text = nbformat.writes(nb)
+    refs = set(re.findall(r"IPY_MODEL_([0-9a-f]{32})", text))
+    assert refs <= set(state)                         # nothing points at a missing model
+    assert nb.cells[1].outputs[0].data[VIEW]["model_id"] in state
+    linked = [m for m in state.values() if m["model_name"] == "LinkModel"][0]["state"]
+    assert {linked["source"][0][10:], linked["target"][0][10:]} <= set(state)
+
+
+def test_a_changed_frame_renames_only_its_own_branch():
+    nb = explorer_notebook()
+    state = nb.metadata["widgets"][STATE]["state"]
+    f2 = [k for k, m in state.items() if m["state"].get("value") == "<img alt='two'>"][0]
+    before = set(tool.stable_widget_ids(nb).metadata["widgets"][STATE]["state"])
+    state[f2]["state"]["value"] = "<img alt='two, redrawn'>"
+    after = set(tool.stable_widget_ids(nb).metadata["widgets"][STATE]["state"])
+    assert before == after          # ids come from positions, not contents
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_stored_chapters_carry_stable_ids(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    assert tool.stable_widget_ids(nb) == nb, (
+        f"{path.name}: widget ids are not the executor's; run `make notebooks`")
