@@ -30,6 +30,7 @@ book: $(STAMP)
 	@echo "Book built: open $(CURDIR)/$(SITE)/index.html"
 
 test: book
+	$(BIN)/ruff check .
 	POSENC_TRAIN_CACHE_MISS=error $(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg tests notebooks
 
 lab: $(STAMP)

@@ -26,7 +26,7 @@ def main(repeats: int = 9) -> None:
     for pairing in ("interleaved", "half"):
         y = rope.apply(x, pairing=pairing)
         assert y.dtype == np.float32, y.dtype
-        t = measure(lambda: rope.apply(x, pairing=pairing), repeats)
+        t = measure(lambda pairing=pairing: rope.apply(x, pairing=pairing), repeats)
         print(row(f"rope.apply pairing={pairing!r}", t,
                   extra=f"{np.median(t) / np.median(copy):.2f}x, output {y.dtype}"))
 

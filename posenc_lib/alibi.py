@@ -17,8 +17,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import (as_array, check_choice, check_finite_real, check_nonneg_int,
-                        check_positive_int)
+from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, check_positive_int
 
 __all__ = ["bias", "distance_profile", "geometric_slopes", "key_position_bias", "mass_beyond",
            "slopes", "span", "weights"]

@@ -35,8 +35,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import alibi, encodings, relative, rope
-from ._validate import (as_array, check_choice, check_even_dim, check_finite_real,
-                        check_nonneg_int, check_positive_int)
+from ._validate import (
+    as_array,
+    check_choice,
+    check_even_dim,
+    check_finite_real,
+    check_nonneg_int,
+    check_positive_int,
+)
 
 __all__ = [
     "LAYER_SCHEMES",
@@ -310,7 +316,9 @@ class Table:
         """Fixed-width plain text, one line per row (stable: nbval compares it)."""
         widths = [max(len(h), *(len(r[c]) for r in self.rows)) if self.rows else len(h)
                   for c, h in enumerate(self.header)]
-        line = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+        def line(cells: Sequence[str]) -> str:
+            return " | ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
         out = [line(self.header), "-+-".join("-" * w for w in widths)]
         out += [line(r) for r in self.rows]
         if self.caption:
@@ -318,7 +326,9 @@ class Table:
         return "\n".join(out)
 
     def markdown(self) -> str:
-        esc = lambda s: s.replace("|", "\\|")
+        def esc(s: str) -> str:
+            return s.replace("|", "\\|")
+
         out = ["| " + " | ".join(esc(h) for h in self.header) + " |",
                "|" + "---|" * len(self.header)]
         out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in self.rows]
@@ -548,7 +558,9 @@ def classify_layer(layer: Callable[[np.ndarray, np.ndarray], Any], d: int = 16, 
     zero = np.zeros_like(x)
     e = {(name, tag): np.asarray(layer(inp, p), dtype=float)
          for name, inp in (("x", x), ("0", zero)) for tag, p in (("p", p1), ("p'", p2))}
-    same = lambda a, b: bool(np.allclose(a, b, atol=atol, rtol=0.0))
+    def same(a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.allclose(a, b, atol=atol, rtol=0.0))
+
     if same(e["x", "p"], e["x", "p'"]):
         return "nowhere"
     if same(e["0", "p"], 0.0) and same(e["0", "p'"], 0.0):

@@ -30,10 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
-
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from .plotting import compact_png, img_html, new_figure, png_bytes, rgba_png
 
@@ -252,8 +251,9 @@ class Explorer:
     existing artists for new values; then the explorer calls it instead of redrawing from scratch.
     If ``update`` returns the list of artists it changed — and nothing else in the figure changes
     (axis limits, ticks, labels) — live updates redraw only those artists over a cached image of
-    the rest, which is several times faster. Return ``None`` when limits or ticks move. ``alt`` is the figure's description for screen readers: a format
-    string over the parameter names (``"… d={d}, n={n:g}"``) or a function of them.
+    the rest, which is several times faster. Return ``None`` when limits or ticks move.
+    ``alt`` is the figure's description for screen readers: a format string over the parameter
+    names (``"… d={d}, n={n:g}"``) or a function of them.
     """
 
     def __init__(self, plot: Callable[..., Any], params: Sequence[Param], *, title: str,

@@ -31,8 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import lab, train_cache
-from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, \
-    check_positive_int
+from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, check_positive_int
 
 __all__ = [
     "PRESS2022_WIKITEXT103",
@@ -108,7 +107,7 @@ def _lab_name(task_name: str) -> str:
 
 
 _MODELS: dict[tuple[str, str, int, int | None, bool], lab.TrainResult] = {}
-_SWEEPS: dict[tuple[Any, ...], "SweepResult"] = {}
+_SWEEPS: dict[tuple[Any, ...], SweepResult] = {}
 
 
 def clear_cache() -> None:

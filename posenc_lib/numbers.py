@@ -15,7 +15,6 @@ for the prose goes through this module instead:
 
 from __future__ import annotations
 
-import math
 import numbers as _numbers
 from typing import Any
 

@@ -211,7 +211,7 @@ def _wavelength_ratios(wavelengths: ArrayLike) -> NDArray[np.float64]:
 
 
 def octave_span(wavelengths: ArrayLike) -> float:
-    r"""How many octaves (doublings) separate the shortest and longest wavelength: :math:`\log_2(\lambda_{max}/\lambda_{min})`."""
+    r"""How many octaves (doublings) separate the shortest and longest wavelength: :math:`\log_2(\lambda_{max}/\lambda_{min})`."""  # noqa: E501 (a formula)
     return float(np.log2(_wavelength_ratios(wavelengths).max()))
 
 

@@ -87,7 +87,6 @@ def png_bytes(fig: Figure, dpi: int = 90, fast: bool = False) -> bytes:
     ``fast=True`` trades file size for speed (zlib level 1), for live slider updates.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from PIL import Image
 
     if fig.get_dpi() != dpi:
         fig.set_dpi(dpi)

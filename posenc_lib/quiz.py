@@ -127,7 +127,7 @@ class Question:
         self.kind = kind
         self.ordered = _numbers_ascending(options) if ordered is None else ordered
 
-    def with_correct_at(self, position: int) -> "Question":
+    def with_correct_at(self, position: int) -> Question:
         """The same question with its (single) correct option moved to ``position``; the wrong
         options keep their relative order. Questions whose options have a natural order (numbers
         in ascending order, or ``ordered=True``) and questions with several correct options are

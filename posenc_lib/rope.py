@@ -152,7 +152,8 @@ def rotation_matrix(position: float, d: int, base: float = 10000.0,
     r"""The dense ``(d, d)`` matrix :math:`R(pos)` with ``apply(x)[pos] == R(pos) @ x[pos]``.
 
     For ``pairing="interleaved"`` it is block diagonal with 2×2 blocks
-    :math:`\begin{pmatrix}\cos pos\theta_i & -\sin pos\theta_i\\ \sin pos\theta_i & \cos pos\theta_i\end{pmatrix}`;
+    :math:`\begin{pmatrix}\cos pos\theta_i & -\sin pos\theta_i\\
+    \sin pos\theta_i & \cos pos\theta_i\end{pmatrix}`;
     for ``"half"`` the same entries sit at rows/columns ``i`` and ``i + d/2``. Built entry by entry
     (no shared code with :func:`apply`), so the two can check each other. For teaching and
     testing: it costs :math:`O(d^2)` memory where :func:`apply` needs :math:`O(d)`.
@@ -172,7 +173,6 @@ def rotation_matrix(position: float, d: int, base: float = 10000.0,
 
 
 from .rope_scaling import scaled_frequencies  # noqa: E402
-
 
 # --------------------------------------------------------------------------------------------
 # Chapter 8: the 2-D picture, the dense form, pairing conversion, values, long-term decay

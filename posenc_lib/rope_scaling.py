@@ -32,9 +32,7 @@ import math
 from typing import Literal
 
 import numpy as np
-from numpy.typing import NDArray
-
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ._validate import (
     as_array,

@@ -74,7 +74,9 @@ def _matrix(name: str, x: ArrayLike) -> NDArray[np.float64]:
 
 
 def cosine_similarity_matrix(vectors: ArrayLike) -> NDArray[np.float64]:
-    r"""Cosine similarity of every pair of rows: :math:`S_{ab} = v_a\cdot v_b/(\lVert v_a\rVert\lVert v_b\rVert)`.
+    r"""Cosine similarity of every pair of rows.
+
+    :math:`S_{ab} = v_a\cdot v_b/(\lVert v_a\rVert\lVert v_b\rVert)`.
 
     ``vectors`` has shape ``(L, d)``; the result has shape ``(L, L)``, ones on the diagonal.
     A zero row has no direction, so it is rejected.
@@ -108,7 +110,9 @@ def _offsets(offsets: ArrayLike) -> NDArray[np.float64]:
 
 
 def offset_dot(offsets: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
-    r""":math:`\mathrm{PE}(p+k)\cdot\mathrm{PE}(p) = \sum_{i=0}^{d/2-1}\cos(k\,\omega_i)` for each offset ``k``.
+    r"""The dot product of encodings ``k`` apart, for each offset ``k``.
+
+    :math:`\mathrm{PE}(p+k)\cdot\mathrm{PE}(p) = \sum_{i=0}^{d/2-1}\cos(k\,\omega_i)`.
 
     Same shape as ``offsets``. Equals ``d/2`` at ``k = 0``.
     """
@@ -118,7 +122,9 @@ def offset_dot(offsets: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.
 
 
 def offset_similarity(offsets: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
-    r"""Cosine similarity of :math:`\mathrm{PE}(p+k)` and :math:`\mathrm{PE}(p)`: :math:`\tfrac{2}{d}\sum_i\cos(k\,\omega_i)`.
+    r"""Cosine similarity of :math:`\mathrm{PE}(p+k)` and :math:`\mathrm{PE}(p)`.
+
+    :math:`\tfrac{2}{d}\sum_i\cos(k\,\omega_i)`.
 
     Every encoding has norm :math:`\sqrt{d/2}`, so this is :func:`offset_dot` divided by ``d/2``.
     """
@@ -127,7 +133,9 @@ def offset_similarity(offsets: ArrayLike, d: int, base: float = 10000.0) -> NDAr
 
 
 def offset_distance(offsets: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
-    r"""Euclidean distance :math:`\lVert\mathrm{PE}(p+k)-\mathrm{PE}(p)\rVert = \sqrt{2\sum_i(1-\cos k\omega_i)}`.
+    r"""Euclidean distance between encodings ``k`` apart.
+
+    :math:`\lVert\mathrm{PE}(p+k)-\mathrm{PE}(p)\rVert = \sqrt{2\sum_i(1-\cos k\omega_i)}`.
 
     Computed as :math:`\sqrt{\sum_i 4\sin^2(k\omega_i/2)}`, which has no cancellation for small ``k``.
     """

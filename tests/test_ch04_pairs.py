@@ -79,7 +79,7 @@ def test_quiz_follows_the_book_rules():
     kinds = Counter(x.kind for x in q.questions)
     assert kinds["predict"] + kinds["compute"] >= 1
     longest = shortest = 0
-    for k, x in enumerate(q.questions, 1):
+    for x in q.questions:
         (c,) = x.correct_indices
         texts = [o.text for o in x.options]
         lengths = [len(t) for t in texts]

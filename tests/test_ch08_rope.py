@@ -264,9 +264,9 @@ def test_decay_validation():
 
 
 # -- exercise checkers (typical mistakes: tests/exercises_cases/ch08.py) ----------------------
-from posenc_lib import exercises  # noqa: E402
-
 from exercises_cases import ch08 as _cases  # noqa: E402
+
+from posenc_lib import exercises  # noqa: E402
 
 
 def test_rope_half_checker_accepts_float32_and_in_place_answers():

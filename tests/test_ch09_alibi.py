@@ -4,10 +4,10 @@ import math
 
 import numpy as np
 import pytest
+from exercises_cases import ch09 as cases
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exercises_cases import ch09 as cases
 from posenc_lib import alibi, attention, exercises
 from posenc_lib.figures import alibi as figs
 from posenc_lib.plotting import new_figure

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import math
 
+import exercises_cases.ch10 as cases
 import numpy as np
 import pytest
-from matplotlib.lines import Line2D
 
-from posenc_lib import exercises, extrapolation as X
+from posenc_lib import exercises
+from posenc_lib import extrapolation as X
 from posenc_lib.exercises import ch10
 from posenc_lib.figures import lab as figs
 from posenc_lib.plotting import new_figure, png_bytes
-
-import exercises_cases.ch10 as cases
-
 
 # ------------------------------------------------------------------------------------------
 # Exercise checkers

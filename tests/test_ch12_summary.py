@@ -353,7 +353,9 @@ def _shaw_layer(x, positions):
 
 def test_probe_on_hand_made_layers():
     w = np.random.default_rng(0).standard_normal((16, 16))
-    content = lambda x: x @ w @ x.T
+    def content(x):
+        return x @ w @ x.T
+
     assert catalogue.classify_layer(lambda x, p: content(x)) == "nowhere"
     assert catalogue.classify_layer(
         lambda x, p: content(x) - np.abs(p[:, None] - p[None, :])) == "scores"

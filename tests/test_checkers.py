@@ -14,13 +14,12 @@ import pkgutil
 from collections.abc import Callable
 from typing import Any
 
+import exercises_cases
 import numpy as np
 import pytest
 
 from posenc_lib import exercises
 from posenc_lib.exercises import Report
-
-import exercises_cases
 
 CHECKERS = sorted(n for n in exercises.__all__ if n.startswith("check_"))
 CASES: dict[str, dict[str, Any]] = {}

@@ -1,10 +1,10 @@
 """Quizzes, exercise checkers, toy data and the small helpers chapters use."""
 
 import ipywidgets as widgets
-from ipywidgets.widgets.widget import _instances as live_widgets
-from ipywidgets.widgets.widget_link import Link
 import numpy as np
 import pytest
+from ipywidgets.widgets.widget import _instances as live_widgets
+from ipywidgets.widgets.widget_link import Link
 
 from posenc_lib import attention, exercises, quiz, toy
 from posenc_lib.numbers import below, rounded

@@ -4,10 +4,10 @@ import importlib
 import pkgutil
 
 import ipywidgets as widgets
-from ipywidgets.widgets.widget import _instances as live_widgets
-from ipywidgets.widgets.widget_link import Link
 import numpy as np
 import pytest
+from ipywidgets.widgets.widget import _instances as live_widgets
+from ipywidgets.widgets.widget_link import Link
 
 import posenc_lib.figures
 from posenc_lib import explorer as E

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import alibi, extrapolation as X, lab, relative
+from posenc_lib import alibi, lab, relative
+from posenc_lib import extrapolation as X
 
 TINY = 8  # training steps for the cheap tests: enough to run every code path
 

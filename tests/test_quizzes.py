@@ -25,7 +25,7 @@ class _Results(SimpleNamespace):
 
 
 class _Anything(float):
-    def __new__(cls) -> "_Anything":
+    def __new__(cls) -> _Anything:
         return super().__new__(cls, 0.5)
 
     def __getitem__(self, key):

@@ -80,11 +80,12 @@ class PageVisit:
             " document.querySelectorAll('mjx-container').length > 0)", timeout=90000)
         page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
         n_widgets = page.evaluate(
-            "() => document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
+            "() => document.querySelectorAll("
+            "'script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
         if n_widgets:
             page.wait_for_function(
-                f"() => document.querySelectorAll('.jupyter-widgets.widget-box, .widget-vbox').length >= {n_widgets}",
-                timeout=120000)
+                "() => document.querySelectorAll('.jupyter-widgets.widget-box, .widget-vbox').length"
+                f" >= {n_widgets}", timeout=120000)
         page.wait_for_timeout(300)
 
     def close(self) -> None:
@@ -132,7 +133,8 @@ def _check_sliders(page, path: str) -> None:
             handle = handles.nth(h)
             before = _visible_frame(explorer)
             handle.focus()
-            key = "ArrowLeft" if handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax") else "ArrowRight"
+            at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+            key = "ArrowLeft" if at_max else "ArrowRight"
             page.keyboard.press(key)
             page.wait_for_timeout(250)
             after = _visible_frame(explorer)

@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-
 __all__ = ["TODO_MESSAGE", "Diagnosis", "Report", "call_student", "close", "non_finite_message",
            "run_checks"]
 

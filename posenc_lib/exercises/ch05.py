@@ -2,9 +2,9 @@
 
 Close-but-valid answers: float32 arithmetic and plain Python lists are *accepted* without a note
 (float32 rounding, up to a few 1e-6 here, stays inside the encoding checker's 1e-5 tolerance).
-Other conventions are *rejected* with a hint that names them: one frequency per dimension, the divisor i or 2i,
-positions from 1, the concatenated layout (all sines, then all cosines). For the octave counts, a
-result that loses a wavelength to rounding (a ratio 1e-12 below a power of two counted in the
+Other conventions are *rejected* with a hint that names them: one frequency per dimension, the
+divisor i or 2i, positions from 1, the concatenated layout (all sines, then all cosines). For the
+octave counts, a result that loses a wavelength to rounding (a ratio 1e-12 below a power of two counted in the
 octave below) is rejected with the hint to add 1e-9, as the exercise asks.
 """
 

@@ -24,7 +24,7 @@ from ._core import Diagnosis, Report, run_checks
 __all__ = ["check_shaw_ids", "check_t5_bucket"]
 
 # numpy >= 1.25 has numpy.exceptions; older versions keep the warning at the top level
-_ComplexWarning = getattr(getattr(np, "exceptions", np), "ComplexWarning")
+_ComplexWarning = getattr(np, "exceptions", np).ComplexWarning
 
 
 def _guarded(student: Callable[..., Any]) -> tuple[Callable[..., Any], list[Any]]:

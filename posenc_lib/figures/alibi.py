@@ -257,7 +257,8 @@ def alibi_explorer(seq_len: int = 12) -> Explorer:
             f"Left: heatmap of the {mask} ALiBi bias -m|i-j| for {seq_len} tokens with slope "
             f"m={m:.3g}, zero on the diagonal and most negative in the far corner"
             + (", keys after the query greyed out as masked" if mask == "causal" else "")
-            + f", the query's row outlined. Right: bar chart of the attention weights of query {query_of(mask)} with equal "
+            + ", the query's row outlined. Right: bar chart of the attention weights of query "
+            f"{query_of(mask)} with equal "
             "content scores; the bars shrink by the factor exp(-m) per step away from the query, "
             "compared with a dotted uniform level."),
         figsize=(7.0, 3.3),

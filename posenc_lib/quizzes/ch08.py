@@ -208,9 +208,9 @@ QUIZ = quiz.quiz(
                     f"turned by {_SHIFT}·θ_i), to within 1e-12 in the chapter's head. Same "
                     f"lengths, new directions (coordinates move by up to {_MOVED:.2f})."),
         quiz.option("Their attention weights change", False,
-                    f"The weights come from q and k only, and those still see nothing but "
-                    f"offsets: moving the whole sentence changes no offset, so the weights are "
-                    f"unchanged (to within 1e-12). What changes is the values they mix."),
+                    "The weights come from q and k only, and those still see nothing but "
+                    "offsets: moving the whole sentence changes no offset, so the weights are "
+                    "unchanged (to within 1e-12). What changes is the values they mix."),
         quiz.option("They change in length and direction", False,
                     f"A rotation keeps lengths. Every value gets the same extra turn "
                     f"R_{_SHIFT}, so each output is the old one turned by R_{_SHIFT}: its "
