@@ -85,3 +85,16 @@ def test_stored_chapters_carry_stable_ids(path: Path):
     nb = nbformat.read(path, as_version=4)
     assert tool.stable_widget_ids(nb) == nb, (
         f"{path.name}: widget ids are not the executor's; run `make notebooks`")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_solutions_start_collapsed_in_jupyterlab(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    solutions = [c for c in nb.cells if "hide-cell" in c.metadata.get("tags", [])]
+    for cell in solutions:
+        assert cell.metadata.get("jupyter") == {"source_hidden": True, "outputs_hidden": True}, \
+            f"{path.name}: a solution cell is not collapsed in JupyterLab:\n{cell.source[:200]}"
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if not any(t in tool.COLLAPSED for t in tags):
+            assert "jupyter" not in cell.metadata, f"{path.name}: a visible cell is collapsed"

@@ -121,6 +121,27 @@ def keep_unchanged_timings(nb: nbformat.NotebookNode,
                 o.text = b.text
 
 
+#: What the website hides (Jupyter Book tags) -> what JupyterLab collapses (``metadata.jupyter``).
+COLLAPSED = {
+    "hide-cell": {"source_hidden": True, "outputs_hidden": True},    # solutions
+    "remove-cell": {"source_hidden": True, "outputs_hidden": True},  # the author's checks
+    "hide-input": {"source_hidden": True},
+    "hide-output": {"outputs_hidden": True},
+}
+
+
+def collapse_hidden_cells(nb: nbformat.NotebookNode) -> None:
+    """Collapse in JupyterLab what the website hides, so a solution stays hidden there too."""
+    for cell in nb.cells:
+        wanted: dict[str, bool] = {}
+        for tag in cell.metadata.get("tags", []):
+            wanted.update(COLLAPSED.get(tag, {}))
+        if wanted:
+            cell.metadata["jupyter"] = wanted
+        else:
+            cell.metadata.pop("jupyter", None)
+
+
 def execute(path: Path, timeout: int = 900) -> float:
     nb = nbformat.read(path, as_version=4)
     previous = nbformat.read(path, as_version=4)
@@ -136,6 +157,7 @@ def execute(path: Path, timeout: int = 900) -> float:
         cell.metadata.pop("execution", None)
     nb = stable_widget_ids(nb)
     keep_unchanged_timings(nb, previous)
+    collapse_hidden_cells(nb)
     nb.metadata.pop("papermill", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}
