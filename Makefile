@@ -11,7 +11,7 @@ SITE   := _build/html
 help:
 	@echo "make book       set up .venv and build the website into $(SITE)"
 	@echo "make test       set up .venv, build the book, run every test (library, notebooks, browser)"
-	@echo "make lab        open the chapters in JupyterLab"
+	@echo "make lab        open the chapters in JupyterLab (working copies in lab/, markup rendered)"
 	@echo "make notebooks  re-execute the chapters and store their outputs (after editing one)"
 	@echo "make bench      run the benchmarks"
 
@@ -34,7 +34,8 @@ test: book
 	POSENC_TRAIN_CACHE_MISS=error $(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg tests notebooks
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/python tools/lab_copies.py
+	$(BIN)/jupyter lab lab/
 
 notebooks: $(STAMP)
 	$(BIN)/python tools/execute_notebooks.py

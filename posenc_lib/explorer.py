@@ -21,6 +21,7 @@ Either way the text form of an explorer is one stable line, so nbval checks it.
 
 from __future__ import annotations
 
+import html
 import itertools
 import math
 import os
@@ -426,12 +427,21 @@ class Explorer:
         names = ", ".join(p.name for p in self.params)
         return f"<Explorer {self.title!r}: sliders {names}>"
 
+    def static_html(self) -> str:
+        """What a notebook shows before the cell runs (or where widgets cannot render): the
+        default figure and a line saying how to get the sliders."""
+        names = ", ".join(p.label for p in self.params)
+        return (f'<div class="posenc-explorer-preview"><p><strong>{html.escape(self.title)}</strong>'
+                f"</p>{self.frame_html(compact=True)}<p><em>Run this cell to move the sliders "
+                f"({html.escape(names)}).</em></p></div>")
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         bundle = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
         if isinstance(bundle, tuple):  # (data, metadata)
             data = dict(bundle[0])
         else:
             data = dict(bundle or {})
+        data["text/html"] = self.static_html()
         data["text/plain"] = repr(self)
         return data
 

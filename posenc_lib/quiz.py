@@ -105,6 +105,10 @@ def option(text: str, correct: bool, feedback: str) -> Option:
     return Option(text, correct, feedback)
 
 
+RUN_TO_ANSWER = ("Run this cell to answer: choose an option and its feedback appears (the "
+                 "answers are not shown before you choose).")
+
+
 class Question:
     """A multiple-choice question with at least one correct option and feedback for each."""
 
@@ -174,8 +178,17 @@ class Question:
         lines += [f"  ({letters[i]}) {o.text}" for i, o in enumerate(self.options)]
         return "\n".join(lines)
 
+    def static_html(self, number: int | None = None) -> str:
+        """The question and its options without feedback, for a notebook before the cell runs."""
+        label = f"<strong>Q{number}.</strong> " if number is not None else ""
+        items = "".join(f"<li>{html.escape(o.text)}</li>" for o in self.options)
+        return (f'<div class="posenc-prompt">{label}{inline_html(self.prompt)}</div>'
+                f'<ol type="a">{items}</ol>')
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         data = dict(_bundle(self.widget()))
+        data["text/html"] = (f'<div class="posenc-quiz-preview">{self.static_html()}'
+                             f"<p><em>{RUN_TO_ANSWER}</em></p></div>")
         data["text/plain"] = self.text()
         return data
 
@@ -202,8 +215,15 @@ class Quiz:
         out.add_class("posenc-quiz")
         return out
 
+    def static_html(self) -> str:
+        """Every question without feedback, for a notebook before the cell runs."""
+        body = "".join(q.static_html(k) for k, q in enumerate(self.questions, 1))
+        return (f'<div class="posenc-quiz-preview"><h4>{html.escape(self.title)}</h4>{body}'
+                f"<p><em>{RUN_TO_ANSWER}</em></p></div>")
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         data = dict(_bundle(self.widget()))
+        data["text/html"] = self.static_html()
         data["text/plain"] = "\n\n".join(
             f"Q{k}. " + q.text().removeprefix("Quick check: ")
             for k, q in enumerate(self.questions, 1)

@@ -195,3 +195,14 @@ def test_live_updates_match_a_fresh_full_drawing(factory):
         full = _pixels(png_bytes(fresh.draw(**values), dpi=fresh.dpi))
         assert fast.shape == full.shape
         assert np.abs(fast.astype(int) - full.astype(int)).max() <= 2, values
+
+
+def test_an_unrun_notebook_shows_the_default_figure_and_how_to_get_sliders():
+    ex = simple_explorer()
+    bundle = ex._repr_mimebundle_()
+    preview = bundle["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" in bundle   # live or stored widget first
+    assert preview.count("<img ") == 1 and "Run this cell to move the sliders" in preview
+    assert ex.alt_text(**ex.defaults).replace("'", "&#x27;") in preview
+    for p in ex.params:
+        assert p.label in preview

@@ -108,3 +108,15 @@ def test_no_answer_key_in_the_notebook(path: Path):
     assert not any("quiz.option(" in s or "correct=" in s for s in sources)
     n = int(path.name[:2])
     assert sum(f"quiz.chapter({n}" in s for s in sources) == 1, "one quiz.chapter(n) cell"
+
+
+@pytest.mark.parametrize("number", [n for n in range(1, 13) if n != 10])  # ch10's needs the lab
+def test_an_unrun_quiz_shows_its_questions_but_no_answer(number: int):
+    q = quiz.chapter(number)
+    preview = q._repr_mimebundle_()["text/html"]
+    assert "Run this cell to answer" in preview
+    assert preview.count("<li>") == sum(len(x.options) for x in q.questions)
+    assert "posenc-feedback" not in preview and "Correct." not in preview
+    for x in q.questions:
+        for o in x.options:
+            assert o.feedback[:40] not in preview or o.feedback[:40] in x.prompt

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from site_helpers import SITE, launch, serve, toc_pages
+from site_helpers import SITE, serve, toc_pages
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +30,6 @@ def server():
         pytest.fail("the book is not built: run `make book` first (make test does it)")
     with serve(SITE) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 class PageVisit:

@@ -1,0 +1,159 @@
+"""The chapters as `make lab` opens them, in a real JupyterLab driven by headless Chromium.
+
+For every chapter's working copy (``tools/lab_copies.py``), opened untrusted and not run, as a
+fresh download is: no raw MyST markup anywhere (glued numbers, citations, admonitions, the
+``\\PE`` macro), the maths typeset, every explorer shows its default figure with a line saying
+how to get the sliders, the quiz shows its questions and no answer, the solutions and the
+author's checks start collapsed, no "model not found" widget error, and the page asks no other
+host for anything. Screenshots land in ``test-artifacts/lab__*.png``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import nbformat
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get("POSENC_ARTIFACTS", ROOT / "test-artifacts"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+RAW_MARKUP = ["{glue:text}", "{cite}", "{cite:t}", "{admonition}", ":::", "\\PE", ":class:"]
+_spec = importlib.util.spec_from_file_location("lab_copies", ROOT / "tools" / "lab_copies.py")
+assert _spec and _spec.loader
+lab_copies = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lab_copies)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab serving fresh working copies, with settings of its own (all cells attached,
+    so the test sees every cell without scrolling)."""
+    root = tmp_path_factory.mktemp("lab")
+    lab_copies.write_copies(root / "chapters")
+    settings = root / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    news = root / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    port = _free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
+           "JUPYTER_RUNTIME_DIR": str(root / "runtime")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=",
+         "--LabApp.extension_manager=readonly",
+         f"--ServerApp.root_dir={root / 'chapters'}", f"--LabApp.user_settings_dir={root / 'settings'}",
+         f"--LabApp.workspaces_dir={root / 'workspaces'}",
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not start within 60 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _expected(path: Path) -> dict[str, int]:
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    explorers = sum(1 for c in code for o in c.get("outputs", [])
+                    if "<Explorer " in "".join(o.get("data", {}).get("text/plain", "")))
+    quizzes = sum(1 for c in code if "quiz.chapter(" in c.source)
+    hidden = sum(1 for c in code if c.metadata.get("jupyter", {}).get("source_hidden"))
+    return {"explorers": explorers, "quizzes": quizzes, "hidden": hidden}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_chapter_reads_in_jupyterlab_before_running(lab, browser, path):
+    host = urlparse(lab).netloc
+    external: list[str] = []
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(120000)
+
+    def route(r):
+        parsed = urlparse(r.request.url)
+        if parsed.scheme in ("data", "blob") or parsed.netloc == host:
+            r.continue_()
+        else:
+            external.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{lab}/lab/tree/{path.name}?reset", wait_until="load")
+        page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length > 20")
+        page.wait_for_timeout(1500)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.jp-Notebook mjx-container').length > 0",
+            timeout=60000)
+        want = _expected(path)
+        got = page.evaluate("""() => {
+            const nb = document.querySelector('.jp-Notebook');
+            const md = [...nb.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown')]
+                .map(e => e.innerText).join('\\n');
+            return {
+              markdown: md,
+              text: nb.innerText,
+              previews: nb.querySelectorAll('.posenc-explorer-preview img').length,
+              quizzes: nb.querySelectorAll('.posenc-quiz-preview').length,
+              collapsed: nb.querySelectorAll('.jp-Cell .jp-InputPlaceholder').length,
+              feedback: [...nb.querySelectorAll(
+                  '.posenc-quiz-preview .posenc-feedback, .posenc-question .posenc-feedback')]
+                .filter(e => e.offsetParent !== null).length,
+              details: nb.querySelectorAll('details:not([open])').length,
+            };
+        }""")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"lab__{path.stem}.png"))
+        if got["previews"]:
+            preview = page.locator(".posenc-explorer-preview").first
+            preview.scroll_into_view_if_needed()
+            preview.screenshot(path=str(ARTIFACTS / f"lab__{path.stem}.explorer.png"))
+        raw = [m for m in RAW_MARKUP if m in got["markdown"]]
+        assert raw == [], f"{path.name}: raw MyST markup shows in JupyterLab: {raw}"
+        assert "model not found" not in got["text"] and "Error displaying widget" not in got["text"]
+        assert got["previews"] == want["explorers"], (path.name, got["previews"], want)
+        assert got["quizzes"] == want["quizzes"], (path.name, got["quizzes"], want)
+        assert got["collapsed"] >= want["hidden"], (path.name, got["collapsed"], want)
+        assert got["feedback"] == 0, f"{path.name}: quiz feedback visible before answering"
+        assert "<Explorer " not in got["text"], f"{path.name}: an explorer shows as a bare repr"
+        assert external == [], f"{path.name}: requests to other hosts: {external}"
+        assert errors == [], f"{path.name}: page errors: {errors}"
+    finally:
+        context.close()
