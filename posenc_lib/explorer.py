@@ -381,15 +381,31 @@ class Explorer:
         sliders = [p.live_widget() for p in self.params]
         image = widgets.HTML(self.frame_html())
         state = self.defaults
+        # Readouts use each parameter's own format, as the static site's labels do
+        # (10000, 1/4), not the slider's built-in one (1.00e+4, 0.250).
+        rows: list[widgets.Widget] = []
+        readouts: list[widgets.Label | None] = []
+        for p, s in zip(self.params, sliders):
+            if p.kind == "choice":
+                rows.append(s)
+                readouts.append(None)
+                continue
+            s.readout = False
+            label = widgets.Label(p.fmt(p.coerce(s.value)))
+            label.add_class("posenc-readout")
+            readouts.append(label)
+            rows.append(widgets.HBox([s, label]))
 
         def update(change: dict[str, Any]) -> None:
-            for p, s in zip(self.params, sliders):
+            for p, s, r in zip(self.params, sliders, readouts):
                 state[p.name] = p.coerce(s.value)
+                if r is not None:
+                    r.value = p.fmt(state[p.name])
             image.value = self.frame_html(**state)
 
         for s in sliders:
             s.observe(update, names="value")
-        box = widgets.VBox([self._header(), *sliders, image])
+        box = widgets.VBox([self._header(), *rows, image])
         box.add_class("posenc-explorer")
         box.add_class("posenc-live")
         return box

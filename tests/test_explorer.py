@@ -108,16 +108,21 @@ def test_live_widget_redraws_in_place():
     calls = []
     ex = simple_explorer(calls)
     box = ex.live()
-    header, s_d, s_n, t_view, image = box.children
+    header, row_d, row_n, t_view, image = box.children
+    (s_d, r_d), (s_n, r_n) = row_d.children, row_n.children
     assert isinstance(s_d, widgets.IntSlider) and (s_d.min, s_d.max, s_d.step) == (4, 512, 2)
     assert isinstance(s_n, widgets.FloatLogSlider)
+    assert isinstance(t_view, widgets.ToggleButtons)
+    assert (r_d.value, r_n.value) == ("8", "10")     # the static labels' format, not 1.00e+1
     first = image.value
     fig = ex._fig
     s_d.value = 100  # a value that is not on the static grid
     assert image.value != first
-    assert "d=100" in image.value
+    assert "d=100" in image.value and r_d.value == "100"
     assert ex._fig is fig  # same figure object, updated in place
     assert calls[0] == (8, 10.0, "sin") and calls[-1] == ("update", 100, 10.0, "sin")
+    s_n.value = 10000.0
+    assert r_n.value == "10000"
     assert sum(1 for c in calls if c[0] != "update") == 1
 
 
