@@ -66,10 +66,13 @@ def mode() -> str:
 
 
 def _default_fmt(value: Any) -> str:
+    """A slider label: whole numbers as they are, others to 4 significant digits."""
     if isinstance(value, float):
         if value != 0 and (abs(value) < 1e-2 or abs(value) >= 1e5):
             return f"{value:.3g}"
-        return f"{value:g}"
+        if value == round(value) or abs(value) >= 1000:
+            return f"{value:.0f}"
+        return f"{value:.4g}"
     return str(value)
 
 
@@ -232,7 +235,7 @@ def base_param(default: float = 10000.0,
 
 def _slope_label(m: float) -> str:
     inv = 1.0 / m
-    return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 and inv >= 2 else f"{m:g}"
+    return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 and inv >= 2 else f"{m:.3g}"
 
 
 def slope_param(default: float = 0.5,

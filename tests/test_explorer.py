@@ -211,3 +211,16 @@ def test_an_unrun_notebook_shows_the_default_figure_and_how_to_get_sliders():
     assert ex.alt_text(**ex.defaults).replace("'", "&#x27;") in preview
     for p in ex.params:
         assert p.label in preview
+
+
+@pytest.mark.parametrize("value, label", [(10000.0, "10000"), (10.0, "10"), (0.25, "0.25"),
+                                          (0.297302, "0.2973"), (1234.56, "1235"),
+                                          (0.001, "0.001"), (100000.0, "1e+05"), (8, "8")])
+def test_slider_labels(value, label):
+    assert E._default_fmt(value) == label
+
+
+@pytest.mark.parametrize("m, label", [(0.25, "1/4"), (1 / 256, "1/256"), (0.297302, "0.297"),
+                                      (1.0, "1")])
+def test_slope_labels(m, label):
+    assert E._slope_label(m) == label

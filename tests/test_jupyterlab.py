@@ -157,3 +157,42 @@ def test_chapter_reads_in_jupyterlab_before_running(lab, browser, path):
         assert errors == [], f"{path.name}: page errors: {errors}"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("name", ["03_single_sine", "09_alibi"])
+def test_run_all_makes_sliders_live(lab, browser, name):
+    """Run All in a real kernel: no cell errors, and a live slider redraws its figure."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(180000)
+    try:
+        page.goto(f"{lab}/lab/tree/{name}.ipynb?reset", wait_until="load")
+        page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.wait_for_function("""() => {
+            const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                .map(p => p.innerText.trim()).filter(t => t !== '');   // collapsed: no prompt
+            return prompts.length > 0 && prompts.every(t => /\\[\\d+\\]/.test(t));
+        }""")
+        errors = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-mime-type="application/vnd.jupyter.error"]')].map(e => e.innerText.slice(0, 300))""")
+        assert errors == [], f"{name}: cells raised: {errors}"
+        explorer = page.locator(".posenc-explorer.posenc-live").first
+        explorer.scroll_into_view_if_needed()
+        handle = explorer.locator(".noUi-handle").first
+        readout = explorer.locator(".posenc-readout").first
+        before, before_text = explorer.screenshot(), readout.inner_text()
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "([el, old]) => el.innerText !== old", arg=[readout.element_handle(), before_text])
+        page.wait_for_timeout(1500)
+        after = explorer.screenshot()
+        assert after != before, f"{name}: moving a live slider did not redraw the figure"
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"lab__{name}.run.explorer.png").write_bytes(after)
+        assert "model not found" not in page.evaluate("() => document.body.innerText")
+    finally:
+        context.close()

@@ -142,9 +142,45 @@ def collapse_hidden_cells(nb: nbformat.NotebookNode) -> None:
             cell.metadata.pop("jupyter", None)
 
 
+def install_source() -> str:
+    """The first cell of every chapter: installs the library where it is missing (Colab).
+
+    Its URL comes from ``repository`` in ``_config.yml``, the one setting that also drives the
+    website's launch buttons.
+    """
+    import yaml
+
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
+    requirement = f"posenc-lib @ git+{repo['url']}@{repo.get('branch', 'main')}"
+    return (
+        "# Colab, or any Python without the book's library: install it from the book's\n"
+        "# repository. In the book's own environment (make lab, Binder) this does nothing.\n"
+        "import importlib.util\n"
+        "import subprocess\n"
+        "import sys\n"
+        "\n"
+        'if importlib.util.find_spec("posenc_lib") is None:\n'
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",\n'
+        f'                    "{requirement}"], check=True)'
+    )
+
+
+INSTALL_CELL_ID = "install-posenc-lib"
+
+
+def ensure_install_cell(nb: nbformat.NotebookNode) -> None:
+    """Put the install cell first (hidden on the website, collapsed in JupyterLab)."""
+    nb.cells = [c for c in nb.cells if c.get("id") != INSTALL_CELL_ID]
+    cell = nbformat.v4.new_code_cell(install_source())
+    cell.id = INSTALL_CELL_ID
+    cell.metadata["tags"] = ["remove-cell"]
+    nb.cells.insert(1 if nb.cells and nb.cells[0].cell_type == "markdown" else 0, cell)
+
+
 def execute(path: Path, timeout: int = 900) -> float:
     nb = nbformat.read(path, as_version=4)
     previous = nbformat.read(path, as_version=4)
+    ensure_install_cell(nb)
     os.environ["POSENC_WIDGETS"] = "static"
     os.environ.setdefault("PYTHONHASHSEED", "0")
     start = time.perf_counter()

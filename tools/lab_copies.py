@@ -20,7 +20,8 @@ The copies are for reading and running. Editing or autosaving them never touches
 ``notebooks/``, which only ``make notebooks`` writes. JupyterLab in this environment is set to
 save widget state (``settings_override``), so a copy reopened after autosave shows its widgets. Usage::
 
-    python tools/lab_copies.py            # writes lab/*.ipynb
+    python tools/lab_copies.py                    # writes lab/*.ipynb
+    python tools/lab_copies.py --in-place notebooks   # Binder only: renders the chapters in place
 
 A copy the reader has changed since it was written is kept (delete it to get a fresh one).
 """
@@ -175,8 +176,15 @@ BANNER = (
 )
 
 
-def lab_copy(nb: nbformat.NotebookNode, bib: Bibliography,
-             macros: dict[str, str]) -> nbformat.NotebookNode:
+BINDER_BANNER = (
+    "> **The book's chapter, rendered for Binder.** Run the cells from the top to make the "
+    "sliders and quizzes live. This session is temporary: download the notebook to keep your "
+    "changes."
+)
+
+
+def lab_copy(nb: nbformat.NotebookNode, bib: Bibliography, macros: dict[str, str],
+             banner: str = BANNER) -> nbformat.NotebookNode:
     """The chapter with its markup rendered and its static widget outputs replaced (see above)."""
     nb = nbformat.from_dict(json.loads(json.dumps(nb)))
     values = glue_values(nb)
@@ -185,6 +193,7 @@ def lab_copy(nb: nbformat.NotebookNode, bib: Bibliography,
         if cell.cell_type == "markdown":
             cell.source = render_markdown(cell.source, values, bib, macros, cited)
         elif cell.cell_type == "code":
+            cell.execution_count = None  # "[ ]": not run in this session yet
             outputs = []
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
@@ -192,10 +201,12 @@ def lab_copy(nb: nbformat.NotebookNode, bib: Bibliography,
                     continue  # the value now stands in the prose
                 if WIDGET_VIEW in data:
                     data.pop(WIDGET_VIEW)
+                if "execution_count" in out:
+                    out.execution_count = None
                 outputs.append(out)
             cell.outputs = outputs
     nb.metadata.pop("widgets", None)
-    nb.cells.insert(0, nbformat.v4.new_markdown_cell(BANNER))
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(banner))
     if cited:
         refs = "\n".join(f"- {bib.entry(k)}" for k in cited)
         nb.cells.append(nbformat.v4.new_markdown_cell("## References cited in this chapter\n\n" + refs))
@@ -244,7 +255,21 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def render_in_place(folder: Path) -> list[Path]:
+    """Replace every chapter in ``folder`` by its copy (Binder: a throwaway checkout)."""
+    bib = Bibliography(ROOT / "book" / "references.bib")
+    macros = book_macros()
+    paths = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    for p in paths:
+        nbformat.write(lab_copy(nbformat.read(p, as_version=4), bib, macros, BINDER_BANNER), p)
+    return paths
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--in-place"]:
+        done = render_in_place(Path(argv[1]))
+        print(f"{len(done)} chapters rendered in place in {argv[1]}/")
+        return 0
     written, kept = write_copies(OUT, [Path(a) for a in argv] or None)
     print(f"{len(written)} chapters written to {OUT.relative_to(ROOT)}/")
     for k in kept:

@@ -342,7 +342,7 @@ def base_effect_explorer(window: int = 512) -> Explorer:
         dim_param(default=512, grid=(16, 512)),
         log_param("n", "base n", 10.0, 100000.0, 10000.0,
                   tuple(round(g, 1) if g < 100 else round(g) * 1.0 for g in grid), step=0.05,
-                  fmt=lambda v: f"{v:,.0f}" if v >= 100 else f"{v:g}",
+                  fmt=lambda v: f"{v:,.0f}" if v >= 100 else f"{v:.3g}",
                   description="frequency base (log scale)"),
         title=f"The effect of the base n over a {window}-token window",
         alt=lambda d, n: (

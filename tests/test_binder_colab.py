@@ -1,0 +1,96 @@
+"""Binder (repo2docker files) and Colab (the install cell), tested offline."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+_spec = importlib.util.spec_from_file_location("execute_notebooks",
+                                               ROOT / "tools" / "execute_notebooks.py")
+assert _spec and _spec.loader
+executor = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(executor)
+
+
+def _repository() -> dict:
+    return yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_chapter_starts_with_the_install_cell(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    first = code[0]
+    assert first.id == executor.INSTALL_CELL_ID and first.source == executor.install_source()
+    assert "remove-cell" in first.metadata["tags"]                # hidden on the website
+    assert _repository()["url"] in first.source                   # the one setting
+    assert first.outputs == []                                     # a no-op here
+
+
+def _requirement() -> str:
+    tree = ast.parse(executor.install_source())
+    strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+               and isinstance(n.value, str) and n.value.startswith("posenc-lib @ ")]
+    assert len(strings) == 1
+    return strings[0]
+
+
+def test_the_install_cell_names_the_configured_repository_and_branch():
+    repo = _repository()
+    assert _requirement() == f"posenc-lib @ git+{repo['url']}@{repo['branch']}"
+
+
+def test_what_the_install_cell_installs_works_from_a_local_checkout(tmp_path: Path):
+    """The same pip install with the repository replaced by this checkout (no network):
+    the package builds and brings its stored lab models."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".venv", "_build", "lab", ".git", "test-artifacts", "*.egg-info", "__pycache__", "notebooks"))
+    target = tmp_path / "site"
+    requirement = _requirement().replace(_requirement().split(" @ ")[1], src.as_uri())
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--target", str(target), requirement],
+                   check=True, cwd=tmp_path)
+    models = list((target / "posenc_lib" / "trained").glob("*.npz"))
+    assert len(models) == len(list((ROOT / "posenc_lib" / "trained").glob("*.npz"))) > 0
+    code = ("import posenc_lib, posenc_lib.quizzes.ch08, pathlib; "
+            "print(pathlib.Path(posenc_lib.__file__).parent)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path).stdout
+    assert Path(out.strip()) == target / "posenc_lib"
+
+
+def test_binder_files_follow_repo2docker():
+    binder = ROOT / "binder"
+    req = (binder / "requirements.txt").read_text().split()
+    assert req == ["-r", "../requirements.txt"] and (binder / "../requirements.txt").exists()
+    assert re.fullmatch(r"python-3\.\d+\n", (binder / "runtime.txt").read_text())
+    post = binder / "postBuild"
+    assert os.access(post, os.X_OK) and post.read_text().startswith("#!/bin/bash\n")
+    commands = [line for line in post.read_text().splitlines() if line and not line.startswith("#")]
+    assert "python -m pip install --quiet --no-deps -e ." in commands
+    assert "python tools/lab_copies.py --in-place notebooks" in commands
+    subprocess.run(["bash", "-n", str(post)], check=True)
+
+
+def test_binder_renders_the_chapters_in_place(tmp_path: Path):
+    for p in CHAPTERS[:2]:
+        shutil.copy(p, tmp_path / p.name)
+    subprocess.run([sys.executable, str(ROOT / "tools" / "lab_copies.py"), "--in-place",
+                    str(tmp_path)], check=True, capture_output=True)
+    for p in CHAPTERS[:2]:
+        nb = nbformat.read(tmp_path / p.name, as_version=4)
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        assert "{glue:text}" not in text and "rendered for Binder" in text
