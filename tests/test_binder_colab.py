@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import os
 import re
 import shutil
@@ -14,14 +13,11 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
+from tool_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
-_spec = importlib.util.spec_from_file_location("execute_notebooks",
-                                               ROOT / "tools" / "execute_notebooks.py")
-assert _spec and _spec.loader
-executor = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(executor)
+executor = load_tool("execute_notebooks")
 
 
 def _repository() -> dict:

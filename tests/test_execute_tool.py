@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import uuid
 from pathlib import Path
 
 import nbformat
 import pytest
+from tool_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
-_spec = importlib.util.spec_from_file_location("execute_notebooks",
-                                               ROOT / "tools" / "execute_notebooks.py")
-assert _spec and _spec.loader
-tool = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tool)
+tool = load_tool("execute_notebooks")
 VIEW = "application/vnd.jupyter.widget-view+json"
 STATE = "application/vnd.jupyter.widget-state+json"
 

@@ -10,7 +10,6 @@ host for anything. Screenshots land in ``test-artifacts/lab__*.png``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import socket
@@ -23,6 +22,7 @@ from urllib.parse import urlparse
 
 import nbformat
 import pytest
+from tool_loader import load_tool
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("POSENC_ARTIFACTS", ROOT / "test-artifacts"))
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
 RAW_MARKUP = ["{glue:text}", "{cite}", "{cite:t}", "{admonition}", ":::", "\\PE", ":class:"]
-_spec = importlib.util.spec_from_file_location("lab_copies", ROOT / "tools" / "lab_copies.py")
-assert _spec and _spec.loader
-lab_copies = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(lab_copies)
+lab_copies = load_tool("lab_copies")
 
 
 def _free_port() -> int:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import nbformat
 import pytest
+from tool_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("lab_copies", ROOT / "tools" / "lab_copies.py")
-assert _spec and _spec.loader
-tool = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tool)
+tool = load_tool("lab_copies")
 BIB = tool.Bibliography(ROOT / "book" / "references.bib")
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
 
