@@ -48,17 +48,16 @@ def lab(tmp_path_factory):
     settings = root / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
-    news = root / "settings" / "@jupyterlab" / "apputils-extension"
-    news.mkdir(parents=True)
-    (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    lab_copies.settings_override(root / "app-settings")   # what make lab sets: saveState, no news
     port = _free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
-           "JUPYTER_RUNTIME_DIR": str(root / "runtime")}
+           "JUPYTER_DATA_DIR": str(root / "data"), "JUPYTER_RUNTIME_DIR": str(root / "runtime")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
          "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=",
-         "--LabApp.extension_manager=readonly",
+         "--LabApp.extension_manager=readonly", "--ServerApp.disable_check_xsrf=True",
          f"--ServerApp.root_dir={root / 'chapters'}", f"--LabApp.user_settings_dir={root / 'settings'}",
+         f"--LabApp.app_settings_dir={root / 'app-settings'}",
          f"--LabApp.workspaces_dir={root / 'workspaces'}",
          "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -156,6 +155,14 @@ def test_chapter_reads_in_jupyterlab_before_running(lab, browser, path):
         context.close()
 
 
+def _shut_down_kernels(url: str) -> None:
+    with urllib.request.urlopen(f"{url}/api/sessions", timeout=10) as r:
+        sessions = json.load(r)
+    for s in sessions:
+        req = urllib.request.Request(f"{url}/api/sessions/{s['id']}", method="DELETE")
+        urllib.request.urlopen(req, timeout=30).close()
+
+
 @pytest.mark.parametrize("name", ["03_single_sine", "09_alibi"])
 def test_run_all_makes_sliders_live(lab, browser, name):
     """Run All in a real kernel: no cell errors, and a live slider redraws its figure."""
@@ -190,6 +197,17 @@ def test_run_all_makes_sliders_live(lab, browser, name):
         assert after != before, f"{name}: moving a live slider did not redraw the figure"
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"lab__{name}.run.explorer.png").write_bytes(after)
-        assert "model not found" not in page.evaluate("() => document.body.innerText")
+        page.screenshot(path=str(ARTIFACTS / f"lab__{name}.run.png"))
+        # Save (as autosave would), reopen: the saved widget state shows, no "model not found".
+        page.keyboard.press("Control+s")
+        page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=30000)
+        page.goto("about:blank")
+        _shut_down_kernels(lab)               # reopened later: the kernel's widgets are gone
+        page.goto(f"{lab}/lab/tree/{name}.ipynb?reset", wait_until="load")
+        page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown")
+        page.wait_for_selector(".posenc-explorer.posenc-live", timeout=30000)  # from saved state
+        page.wait_for_timeout(1500)
+        text = page.evaluate("() => document.body.innerText")
+        assert "model not found" not in text and "Error displaying widget" not in text
     finally:
         context.close()

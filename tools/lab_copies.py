@@ -213,10 +213,13 @@ def lab_copy(nb: nbformat.NotebookNode, bib: Bibliography, macros: dict[str, str
     return nb
 
 
-def settings_override() -> Path:
+def settings_override(app_settings_dir: Path | None = None) -> Path:
     """JupyterLab settings for this environment only: keep widget state on save, so a chapter
-    reopened after autosave shows its last widgets instead of "model not found"."""
-    path = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    reopened after autosave shows its last widgets instead of "model not found"; no news
+    pop-up. Written to ``overrides.json`` in JupyterLab's application settings folder
+    (default: this environment's)."""
+    folder = app_settings_dir or Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
+    path = folder / "overrides.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     settings = json.loads(path.read_text()) if path.exists() else {}
     settings.setdefault("@jupyter-widgets/jupyterlab-manager:plugin", {})["saveState"] = True
