@@ -47,6 +47,7 @@ __all__ = [
     "linear",
     "linear_frequencies",
     "normalized_integer",
+    "pair_frequencies",
     "shift_matrix",
     "single_sine",
     "sinusoidal",
@@ -83,6 +84,24 @@ def frequencies(d: int, base: float = 10000.0) -> NDArray[np.float64]:
     i = np.arange(d // 2, dtype=np.float64)
     # omega_i = base ** (-2 i / d)
     return base ** (-2.0 * i / d)
+
+
+def pair_frequencies(d: int, base: float = 10000.0,
+                     given: ArrayLike | None = None) -> NDArray[np.float64]:
+    r""":func:`frequencies` ``(d, base)``, or the ``given`` ones instead, checked: one finite value
+    per pair, shape ``(d // 2,)`` (e.g. the stretched frequencies of
+    :func:`posenc_lib.rope_scaling.scaled_frequencies`)."""
+    if given is None:
+        return frequencies(d, base)
+    d = check_even_dim("d", d)
+    check_finite_real("base", base, minimum=1.0)
+    f = as_array("frequencies", given)
+    if f.ndim != 1 or f.shape[0] != d // 2:
+        raise ValueError(
+            f"frequencies must be a 1-D array with one value per pair (d // 2 = {d // 2}), "
+            f"got shape {f.shape}"
+        )
+    return f.astype(np.float64)
 
 
 def wavelengths(d: int, base: float = 10000.0) -> NDArray[np.float64]:

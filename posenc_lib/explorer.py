@@ -35,7 +35,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .plotting import compact_png, img_html, new_figure, png_bytes, rgba_png
+from .plotting import book_style, compact_png, img_html, new_figure, png_bytes, rgba_png
 
 __all__ = [
     "MAX_FRAMES",
@@ -303,7 +303,8 @@ class Explorer:
 
     def draw(self, **values: Any) -> Figure:
         """Draw the explorer's figure (created once) for ``values`` and return it (full redraw)."""
-        self._update(self._full(values))
+        with book_style():
+            self._update(self._full(values))
         self._background = None  # a full draw follows; any cached background may be stale
         return self._fig  # type: ignore[return-value]
 
@@ -331,13 +332,17 @@ class Explorer:
         return None
 
     def render_png(self, compact: bool = False, **values: Any) -> bytes:
-        """PNG bytes of the figure for ``values`` (defaults fill the rest).
+        """PNG bytes of the figure for ``values`` (defaults fill the rest), in the book style.
 
         ``compact=True`` (static frames): a full draw, saved as a small palette PNG.
         ``compact=False`` (live updates): the fast path. If the plot's ``update`` returned the
         artists it changed, only those are drawn over a cached rendering of everything else
         (blitting); otherwise the whole figure is drawn.
         """
+        with book_style():
+            return self._render_png(compact, values)
+
+    def _render_png(self, compact: bool, values: dict[str, Any]) -> bytes:
         full = self._full(values)
         if compact:
             return compact_png(png_bytes(self.draw(**full), dpi=self.dpi))

@@ -11,22 +11,23 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import io
+from collections.abc import Iterator
 from typing import Any
 
 import matplotlib
 import numpy as np
-
-matplotlib.use("Agg")  # figures are rendered to PNG bytes; no GUI backend needed
-
-from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.figure import Figure
 
 __all__ = [
     "DIVERGING",
     "OKABE_ITO",
     "SEQUENTIAL",
     "STYLE",
+    "book_style",
+    "use_book_style",
     "FigureImage",
     "new_figure",
     "png_bytes",
@@ -72,8 +73,18 @@ STYLE: dict[str, Any] = {
 }
 
 
-# Importing the library applies the book style, so every figure looks the same.
-matplotlib.rcParams.update(STYLE)
+@contextlib.contextmanager
+def book_style() -> Iterator[None]:
+    """The book's figure style inside a ``with`` block only (the explorers draw inside it)."""
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def use_book_style() -> None:
+    """Apply the book's figure style to this session: each chapter calls it once, in its first
+    cell. Importing the library changes nothing in matplotlib (neither the backend nor
+    ``rcParams``); figures are detached from pyplot and rendered to PNG with Agg."""
+    matplotlib.rcParams.update(STYLE)
 
 
 def new_figure(width: float = 7.0, height: float = 3.2) -> Figure:

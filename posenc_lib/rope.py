@@ -31,32 +31,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validate import as_array, check_choice, check_even_dim, check_finite_real
-from .encodings import frequencies, split_permutation
-
-_default_frequencies = frequencies  # the module-level name, safe inside functions whose
-#                                     keyword ``frequencies`` shadows it
+from .encodings import frequencies, pair_frequencies, split_permutation
+from .rope_scaling import scaled_frequencies
 
 __all__ = ["PAIRINGS", "angles", "apply", "rotation_matrix", "scaled_frequencies",
            "split_permutation"]
 
 Pairing = Literal["interleaved", "half"]
 PAIRINGS: tuple[str, ...] = ("interleaved", "half")
-
-
-def _pair_frequencies(d: int, base: float, frequencies: ArrayLike | None) -> NDArray[np.float64]:
-    r""":math:`\theta_i = n^{-2i/d}`, or the ``frequencies`` given instead (checked: ``d // 2``
-    finite values), e.g. those of :func:`posenc_lib.rope_scaling.scaled_frequencies`."""
-    if frequencies is None:
-        return _default_frequencies(d, base)
-    d = check_even_dim("d", d)
-    check_finite_real("base", base, minimum=1.0)
-    f = as_array("frequencies", frequencies)
-    if f.ndim != 1 or f.shape[0] != d // 2:
-        raise ValueError(
-            f"frequencies must be a 1-D array with one value per pair (d // 2 = {d // 2}), "
-            f"got shape {f.shape}"
-        )
-    return f.astype(np.float64)
 
 
 def angles(positions: ArrayLike, d: int, base: float = 10000.0,
@@ -67,7 +49,7 @@ def angles(positions: ArrayLike, d: int, base: float = 10000.0,
     ``base`` is not used): this is how stretched RoPE (chapter 11) plugs in.
     """
     pos = as_array("positions", positions).astype(np.float64)
-    return pos[..., None] * _pair_frequencies(d, base, frequencies)
+    return pos[..., None] * pair_frequencies(d, base, frequencies)
 
 
 def _positions_for(x: np.ndarray, positions: ArrayLike | None) -> np.ndarray:
@@ -162,7 +144,7 @@ def rotation_matrix(position: float, d: int, base: float = 10000.0,
     d = check_even_dim("d", d)
     pairing = check_choice("pairing", pairing, PAIRINGS)
     pos = check_finite_real("position", position)
-    theta = _pair_frequencies(d, base, frequencies)
+    theta = pair_frequencies(d, base, frequencies)
     r = np.zeros((d, d))
     for i in range(d // 2):
         a, b = (2 * i, 2 * i + 1) if pairing == "interleaved" else (i, i + d // 2)
@@ -172,7 +154,6 @@ def rotation_matrix(position: float, d: int, base: float = 10000.0,
     return r
 
 
-from .rope_scaling import scaled_frequencies  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Chapter 8: the 2-D picture, the dense form, pairing conversion, values, long-term decay

@@ -42,7 +42,7 @@ from ._validate import (
     check_finite_real,
     check_positive_int,
 )
-from .encodings import frequencies
+from .encodings import frequencies, pair_frequencies
 
 __all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correction_range",
            "yarn_frequencies", "yarn_paper_frequencies", "yarn_ramp", "yarn_turns_ramp"]
@@ -309,7 +309,6 @@ def fit_score_curve(distances: ArrayLike, targets: ArrayLike, d: int, base: floa
     ``rope.score_curve(q, k, distances)`` is the fitted curve. ``frequencies`` replaces
     :math:`\theta_i = n^{-2i/d}` when given.
     """
-    from .rope import _pair_frequencies  # rope imports this module at load time
 
     dist = as_array("distances", distances).astype(np.float64)
     y = as_array("targets", targets).astype(np.float64)
@@ -319,7 +318,7 @@ def fit_score_curve(distances: ArrayLike, targets: ArrayLike, d: int, base: floa
     d = check_even_dim("d", d)
     base = check_base("base", base)
     ridge = check_finite_real("ridge", ridge, minimum=0.0, strict=True)
-    theta = _pair_frequencies(d, base, frequencies)  # (d/2,)
+    theta = pair_frequencies(d, base, frequencies)  # (d/2,)
     ang = dist[:, None] * theta  # (S, d/2)
     design = np.concatenate([np.cos(ang), -np.sin(ang)], axis=1)  # columns for c, then e
     gram = design.T @ design + ridge * np.eye(d)
@@ -350,13 +349,12 @@ def interpolation_bound(q: ArrayLike, k: ArrayLike, distances: ArrayLike, base: 
     sharper sum itself. ``q``, ``k``: interleaved vectors of length :math:`d`; result: shape of
     ``distances``. ``frequencies`` replaces :math:`\theta_i` when given.
     """
-    from .rope import _pair_frequencies  # rope imports this module at load time
 
     qn, kn = _pair_norms("q", q), _pair_norms("k", k)
     if qn.shape != kn.shape:
         raise ValueError(f"q and k must have the same length, got {2 * qn.size} and {2 * kn.size}")
     d = 2 * qn.size
-    theta = _pair_frequencies(d, check_base("base", base), frequencies)
+    theta = pair_frequencies(d, check_base("base", base), frequencies)
     dist = as_array("distances", distances).astype(np.float64)
     frac = dist - np.floor(dist)  # (Delta - k); (k + 1 - Delta) = 1 - frac
     curvature = float(np.sum(qn * kn * theta**2))  # bound on |a''|

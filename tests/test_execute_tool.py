@@ -94,3 +94,14 @@ def test_solutions_start_collapsed_in_jupyterlab(path: Path):
         tags = cell.metadata.get("tags", [])
         if not any(t in tool.COLLAPSED for t in tags):
             assert "jupyter" not in cell.metadata, f"{path.name}: a visible cell is collapsed"
+
+
+def test_split_printouts_are_joined():
+    cell = nbformat.v4.new_code_cell("print(1); print(2)", outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="a\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="w\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="c\n")])
+    tool.merge_streams(cell)
+    assert [(o.name, o.text) for o in cell.outputs] == [
+        ("stdout", "a\nb\n"), ("stderr", "w\n"), ("stdout", "c\n")]

@@ -177,6 +177,20 @@ def ensure_install_cell(nb: nbformat.NotebookNode) -> None:
     nb.cells.insert(1 if nb.cells and nb.cells[0].cell_type == "markdown" else 0, cell)
 
 
+def merge_streams(cell: nbformat.NotebookNode) -> None:
+    """Join consecutive outputs of the same stream: how a printout is split into chunks depends
+    on when the kernel flushed, which differs between runs."""
+    merged: list[nbformat.NotebookNode] = []
+    for out in cell.get("outputs", []):
+        if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name):
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    if "outputs" in cell:
+        cell.outputs = merged
+
+
 def execute(path: Path, timeout: int = 900) -> float:
     nb = nbformat.read(path, as_version=4)
     previous = nbformat.read(path, as_version=4)
@@ -191,6 +205,7 @@ def execute(path: Path, timeout: int = 900) -> float:
     client.execute()
     for cell in nb.cells:  # keep diffs quiet: no per-run timing metadata
         cell.metadata.pop("execution", None)
+        merge_streams(cell)
     nb = stable_widget_ids(nb)
     keep_unchanged_timings(nb, previous)
     collapse_hidden_cells(nb)

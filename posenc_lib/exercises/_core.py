@@ -185,8 +185,17 @@ def _describe(got: Any) -> str:
                     "not a tuple)")
         return (f"a ragged {type(got).__name__} (rows of different lengths)"
                 if isinstance(got, list)
-                else f"a {type(got).__name__}")
-    return f"a {type(got).__name__}"
+                else _a(type(got).__name__))
+    if isinstance(got, (list, tuple)) and got and all(isinstance(x, str) for x in got):
+        return f"a {type(got).__name__} of strings"
+    if isinstance(got, int) and not isinstance(got, bool) and abs(got) > 1e308:
+        return "an int too large for a float"
+    return _a(type(got).__name__)
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article ("an int", "a tuple")."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def _whole_numbers(a: Any) -> bool:

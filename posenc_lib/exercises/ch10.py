@@ -253,7 +253,8 @@ def check_reverse_positions(student: Callable[[np.ndarray], Any]) -> Report:
                   "of the last two axes."),
         Diagnosis(lambda b: np.swapaxes(_last_two(b), -1, -2),
                   "reversal is not transposition: the entry for (i, j) comes from "
-                  "(L-1-i, L-1-j), not from (j, i)."),
+                  "(L-1-i, L-1-j), not from (j, i). The two agree only for a bias that depends "
+                  "on i - j alone; the test cases include a general matrix."),
         Diagnosis(lambda b: np.swapaxes(_last_two(b)[..., ::-1, ::-1], -1, -2),
                   "you flipped both axes and then also transposed: drop the transposition."),
         Diagnosis(lambda b: np.rot90(_last_two(b), 1, axes=(-2, -1)),

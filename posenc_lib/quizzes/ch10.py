@@ -35,7 +35,7 @@ def build(order: Any, order_bos: Any, latest: Any, sweep: Any, copy_seeds: Any,
             f"on the order task (three seeds, {steps_order} steps each). A colleague suggests "
             "training it "
             "ten times longer. What do you predict?",
-            quiz.option("It stays at chance: a sequence and its A/B-swapped twin get one output.",
+            quiz.option("It stays at chance: a sequence and its A/B-swapped twin get the same output.",
                         True,
                         "The model is exactly invariant to permutations, for every value of the "
                         "weights, so no amount of training breaks the tie: of each pair of twins "
