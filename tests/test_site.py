@@ -163,6 +163,43 @@ def _check_quizzes(page, path: str) -> None:
         assert shown == 1, f"{path}: question {q} shows {shown} feedback boxes"
 
 
+_CONTRAST = """() => {
+    const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map(v => v / 255)
+        .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const background = el => {
+        for (let e = el; e; e = e.parentElement) {
+            const c = rgb(getComputedStyle(e).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+    };
+    const bad = [];
+    const sel = '.posenc-explorer .widget-label, .posenc-explorer .widget-readout, '
+        + '.posenc-explorer .widget-html-content, .posenc-explorer .posenc-readout, '
+        + '.posenc-quiz h4, .posenc-prompt, .posenc-question label';
+    for (const el of document.querySelectorAll(sel)) {
+        if (!el.innerText.trim() || el.offsetParent === null) continue;
+        const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) bad.push([el.innerText.slice(0, 30), ratio.toFixed(2)]);
+    }
+    return bad;
+}"""
+
+
+def _check_dark_mode(page, path: str) -> None:
+    """Every explorer and quiz label stays legible in the theme's dark mode (WCAG AA, 4.5:1)."""
+    page.evaluate("() => { document.documentElement.dataset.theme = 'dark';"
+                  " document.documentElement.dataset.mode = 'dark'; }")
+    page.wait_for_timeout(200)
+    bad = page.evaluate(_CONTRAST)
+    page.evaluate("() => { document.documentElement.dataset.theme = 'light';"
+                  " document.documentElement.dataset.mode = 'light'; }")
+    assert bad == [], f"{path}: text below 4.5:1 contrast in dark mode: {bad[:5]}"
+
+
 def _check_phone(visit: PageVisit, path: str) -> None:
     visit.page.set_viewport_size({"width": 390, "height": 844})
     visit.page.wait_for_timeout(400)
@@ -181,12 +218,14 @@ def _check_phone(visit: PageVisit, path: str) -> None:
 @pytest.mark.parametrize("path", PAGES)
 def test_page(server, browser, path):
     """One visit per page: self-contained and clean, every slider and toggle moves its figure,
-    quizzes hide their answers until chosen, and on a phone the text does not scroll sideways."""
+    quizzes hide their answers until chosen, every widget label is legible in dark mode, and on a
+    phone the text does not scroll sideways."""
     visit = PageVisit(browser, server, path)
     try:
         _check_clean(visit, path)
         _check_sliders(visit.page, path)
         _check_quizzes(visit.page, path)
+        _check_dark_mode(visit.page, path)
         assert visit.external == [] and visit.errors == [], (visit.external, visit.errors)
         _check_phone(visit, path)
     finally:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
@@ -29,6 +30,18 @@ def _fix_page(app: Any, pagename: str, templatename: str, context: dict, doctree
     context["script_files"] = kept
 
 
+def _static_changed(app: Any, env: Any, added: Any, changed: Any, removed: Any) -> list[str]:
+    """Sphinx copies static files only when some page is rebuilt: if the book's own CSS or JS
+    differs from the built copy, rebuild every page so that the new file is copied."""
+    built = Path(app.outdir) / "_static"
+    for source in (Path(app.srcdir) / "book" / "_static").glob("posenc.*"):
+        copy = built / source.name
+        if not copy.exists() or copy.read_bytes() != source.read_bytes():
+            return sorted(env.found_docs)
+    return []
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("html-page-context", _fix_page, priority=900)
+    app.connect("env-get-outdated", _static_changed)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
