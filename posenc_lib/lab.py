@@ -69,6 +69,7 @@ from ._validate import (
 from .attention import causal_mask, softmax
 
 __all__ = [
+    "LAB_ROPE_SCALINGS",
     "POSITIONS",
     "READOUTS",
     "TASKS",
@@ -99,6 +100,9 @@ POSITIONS: tuple[str, ...] = ("none", "learned", "sinusoidal", "rope", "alibi", 
 #: ``"token"``: a prediction per position; ``"mean"``: one per sequence, from the mean over
 #: positions.
 READOUTS: tuple[str, ...] = ("token", "mean")
+#: The RoPE stretchings a lab model takes (chapter 11's; "dynamic" needs a length per call and
+#: "llama3" a long original context, so the lab leaves them to ``rope_scaling``).
+LAB_ROPE_SCALINGS: tuple[str, ...] = ("linear", "ntk", "yarn")
 
 LN_EPS = 1e-5  # LayerNorm epsilon
 T5_NUM_BUCKETS = 32  # T5's defaults (relative.t5_bucket): far offsets share the last bucket
@@ -129,7 +133,7 @@ class LabConfig:
     ``base`` the frequency base :math:`n` of the sinusoidal and RoPE angles.
 
     Stretching RoPE (chapter 11): ``rope_scaling`` ``None`` (plain RoPE, the default) or one of
-    :data:`posenc_lib.rope_scaling.SCALING_METHODS` (``"linear"``, ``"ntk"``, ``"yarn"``), with
+    :data:`LAB_ROPE_SCALINGS` (``"linear"``, ``"ntk"``, ``"yarn"``), with
     ``rope_factor`` :math:`s \\ge 1`. The heads then rotate with
     :func:`~posenc_lib.rope_scaling.scaled_frequencies` ``(d_h, s, method, base,
     original_max_len=max_len)`` — ``max_len`` is the trained context :math:`L` — and multiply
@@ -178,10 +182,10 @@ class LabConfig:
             if self.rope_factor != 1.0:
                 raise ValueError(
                     f"rope_factor={self.rope_factor!r} needs a rope_scaling method (one of "
-                    f"{', '.join(repr(m) for m in rope_scaling.SCALING_METHODS)}), got None"
+                    f"{', '.join(repr(m) for m in LAB_ROPE_SCALINGS)}), got None"
                 )
         else:
-            check_choice("rope_scaling", self.rope_scaling, rope_scaling.SCALING_METHODS)
+            check_choice("rope_scaling", self.rope_scaling, LAB_ROPE_SCALINGS)
             if self.position != "rope":
                 raise ValueError(f"rope_scaling={self.rope_scaling!r} needs position='rope', "
                                  f"got position={self.position!r}")

@@ -102,7 +102,8 @@ def png_bytes(fig: Figure, dpi: int = 90, fast: bool = False) -> bytes:
     if fig.get_dpi() != dpi:
         fig.set_dpi(dpi)
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    canvas.draw()
+    with book_style():  # a few settings are read at draw time: draw as the explorers do
+        canvas.draw()
     return rgba_png(np.asarray(canvas.buffer_rgba()), fast=fast)
 
 

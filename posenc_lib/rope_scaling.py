@@ -47,9 +47,9 @@ from .encodings import frequencies, pair_frequencies
 __all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correction_range",
            "yarn_frequencies", "yarn_paper_frequencies", "yarn_ramp", "yarn_turns_ramp"]
 
-Method = Literal["linear", "ntk", "yarn"]
+Method = Literal["linear", "ntk", "yarn", "llama3", "dynamic"]
 #: The stretching methods :func:`scaled_frequencies` knows.
-SCALING_METHODS: tuple[str, ...] = ("linear", "ntk", "yarn")
+SCALING_METHODS: tuple[str, ...] = ("linear", "ntk", "yarn", "llama3", "dynamic")
 #: The two ramps YaRN can use. ``"index"`` is linear in the pair index between ``yarn_correction_range``'s
 #: rounded boundaries (the authors' reference code, Hugging Face, llama.cpp; :func:`yarn_ramp`);
 #: ``"turns"`` is linear in the number of turns :math:`r` (the paper's equation;
@@ -99,8 +99,9 @@ def yarn_correction_range(d: int, base: float = 10000.0, original_max_len: int =
 
 def scaled_frequencies(d: int, factor: float, method: Method, base: float = 10000.0,
                        original_max_len: int = 2048, beta_fast: float = 32.0,
-                       beta_slow: float = 1.0, ramp: str = "index"
-                       ) -> tuple[NDArray[np.float64], float]:
+                       beta_slow: float = 1.0, ramp: str = "index",
+                       low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
+                       seq_len: int | None = None) -> tuple[NDArray[np.float64], float]:
     r"""RoPE frequencies for a context ``factor`` times longer, and the attention scale to use.
 
     Returns ``(omega, attention_scale)`` with ``omega`` of shape ``(d // 2,)``. With
@@ -134,8 +135,22 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
       the number of turns :math:`r_i` (:func:`yarn_paper_frequencies` with
       :math:`\alpha` = ``beta_slow``, :math:`\beta` = ``beta_fast``); same attention scale.
 
-    ``original_max_len``, ``beta_fast``, ``beta_slow`` and ``ramp`` are only used by ``"yarn"``
-    but are validated for every method. ``factor == 1`` returns the unscaled frequencies for all
+    * ``"llama3"`` (Llama 3.1): by wavelength :math:`\lambda_i = 2\pi/\omega_i` against the
+      original context :math:`L`. Pairs with :math:`\lambda_i < L/` ``high_freq_factor`` keep
+      their frequency, pairs with :math:`\lambda_i > L/` ``low_freq_factor`` are divided by
+      :math:`s`, and in between the frequency is blended with the share
+      :math:`\sigma_i = (L/\lambda_i - \text{low}) / (\text{high} - \text{low})` kept:
+      :math:`\omega'_i = (1 - \sigma_i)\,\omega_i/s + \sigma_i\,\omega_i`; scale 1. Matches
+      Hugging Face ``_compute_llama3_parameters`` (Llama 3.1: ``factor=8``,
+      ``original_max_len=8192``, ``base=500000``).
+    * ``"dynamic"`` (dynamic NTK): the NTK-aware base recomputed for the current length
+      ``seq_len`` :math:`\ell`: :math:`n' = n\,(s\,\ell/L - (s - 1))^{d/(d-2)}` for
+      :math:`\ell > L`, and the original frequencies for :math:`\ell \le L` (``seq_len=None``
+      means :math:`L`); scale 1. Matches Hugging Face ``_compute_dynamic_ntk_parameters``.
+
+    ``original_max_len``, ``beta_fast``, ``beta_slow``, ``ramp``, ``low_freq_factor``,
+    ``high_freq_factor`` and ``seq_len`` are used only by the methods that name them but are
+    validated for every method. ``factor == 1`` returns the unscaled frequencies for all
     methods.
     """
     d = check_even_dim("d", d)
@@ -150,7 +165,27 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
             f"beta_fast must be > beta_slow, got beta_fast={beta_fast:g}, beta_slow={beta_slow:g}"
         )
     ramp = check_choice("ramp", ramp, YARN_RAMPS)
+    low_freq_factor = check_finite_real("low_freq_factor", low_freq_factor, minimum=0.0,
+                                        strict=True)
+    high_freq_factor = check_finite_real("high_freq_factor", high_freq_factor, minimum=0.0,
+                                         strict=True)
+    if not high_freq_factor > low_freq_factor:
+        raise ValueError("high_freq_factor must be > low_freq_factor, got "
+                         f"high_freq_factor={high_freq_factor:g}, low_freq_factor={low_freq_factor:g}")
+    seq_len = original_max_len if seq_len is None else check_positive_int("seq_len", seq_len)
     omega = frequencies(d, base)  # (d/2,)  original frequencies
+
+    if method == "llama3":
+        wavelength = 2.0 * math.pi / omega
+        kept = (original_max_len / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+        kept = np.clip(kept, 0.0, 1.0)  # 1 below L/high, 0 above L/low, linear in L/lambda between
+        return (1.0 - kept) * omega / factor + kept * omega, 1.0
+
+    if method == "dynamic":
+        if d == 2 or seq_len <= original_max_len:
+            return omega, 1.0
+        running = factor * seq_len / original_max_len - (factor - 1.0)
+        return frequencies(d, base * running ** (d / (d - 2))), 1.0
 
     if method == "linear":
         return omega / factor, 1.0

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from posenc_lib import rope
 from posenc_lib.rope_scaling import SCALING_METHODS, scaled_frequencies, yarn_correction_range
@@ -222,7 +224,8 @@ def test_argument_errors():
     with pytest.raises(ValueError, match=r"^factor must be >= 1, got 0.5$"):
         scaled_frequencies(16, 0.5, "linear")
     with pytest.raises(ValueError,
-                       match=r"method must be one of 'linear', 'ntk', 'yarn', got 'ntk-by-parts'"):
+                       match=r"method must be one of 'linear', 'ntk', 'yarn', 'llama3', 'dynamic', "
+                             r"got 'ntk-by-parts'"):
         scaled_frequencies(16, 2, "ntk-by-parts")
     with pytest.raises(ValueError, match="d must be a positive even integer, got 7"):
         scaled_frequencies(7, 2, "linear")
@@ -241,3 +244,69 @@ def test_argument_errors():
         scaled_frequencies(16, 2, "yarn", base=1.0)
     with pytest.raises(ValueError, match="factor must be finite"):
         scaled_frequencies(16, float("inf"), "ntk")
+
+
+def _llama3_reference(d, factor, base, original, low, high):
+    """Llama 3.1's rule written pair by pair (as in Meta's reference `apply_scaling`)."""
+    out = []
+    for i in range(d // 2):
+        freq = base ** (-2 * i / d)
+        wavelen = 2 * math.pi / freq
+        if wavelen < original / high:
+            out.append(freq)
+        elif wavelen > original / low:
+            out.append(freq / factor)
+        else:
+            smooth = (original / wavelen - low) / (high - low)
+            out.append((1 - smooth) * freq / factor + smooth * freq)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("d, factor, base, original, low, high", [
+    (128, 8.0, 500000.0, 8192, 1.0, 4.0),        # Llama 3.1
+    (64, 4.0, 10000.0, 2048, 1.0, 4.0),
+    (32, 16.0, 10000.0, 512, 2.0, 8.0),
+])
+def test_llama3_matches_a_pair_by_pair_reference(d, factor, base, original, low, high):
+    got, scale = scaled_frequencies(d, factor, "llama3", base=base, original_max_len=original,
+                                    low_freq_factor=low, high_freq_factor=high)
+    assert scale == 1.0
+    np.testing.assert_allclose(got, _llama3_reference(d, factor, base, original, low, high),
+                               rtol=1e-12, atol=0)
+
+
+def test_llama3_keeps_fast_pairs_and_divides_slow_ones():
+    d, s = 128, 8.0
+    omega = base_freqs = 500000.0 ** (-np.arange(0, d, 2) / d)
+    got, _ = scaled_frequencies(d, s, "llama3", base=500000.0, original_max_len=8192)
+    wavelength = 2 * np.pi / omega
+    fast, slow = wavelength < 8192 / 4, wavelength > 8192
+    assert fast.sum() > 0 and slow.sum() > 0 and (~fast & ~slow).sum() > 0
+    np.testing.assert_array_equal(got[fast], base_freqs[fast])
+    np.testing.assert_allclose(got[slow], base_freqs[slow] / s, rtol=1e-15)
+    assert np.all(np.diff(got) < 0)                         # still one frequency per pair, falling
+
+
+@given(d=st.integers(2, 64).map(lambda k: 2 * k), factor=st.floats(1.0, 64.0),
+       seq=st.integers(1, 100000))
+def test_dynamic_ntk_is_ntk_with_the_running_factor(d, factor, seq):
+    original = 2048
+    got, scale = scaled_frequencies(d, factor, "dynamic", original_max_len=original, seq_len=seq)
+    assert scale == 1.0
+    if seq <= original:
+        np.testing.assert_array_equal(got, 10000.0 ** (-np.arange(0, d, 2) / d))
+    else:
+        running = factor * seq / original - (factor - 1)          # >= 1
+        expected = (10000.0 * running ** (d / (d - 2))) ** (-np.arange(0, d, 2) / d)
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+        if seq == original * 2:
+            ntk, _ = scaled_frequencies(d, factor + 1, "ntk", original_max_len=original)
+            np.testing.assert_allclose(got, ntk, rtol=1e-12)
+
+
+def test_llama3_and_dynamic_argument_errors():
+    with pytest.raises(ValueError, match=r"high_freq_factor must be > low_freq_factor, got "
+                                         r"high_freq_factor=1, low_freq_factor=4"):
+        scaled_frequencies(64, 8.0, "llama3", low_freq_factor=4.0, high_freq_factor=1.0)
+    with pytest.raises(ValueError, match=r"seq_len must be a positive integer"):
+        scaled_frequencies(64, 8.0, "dynamic", seq_len=0)
