@@ -30,7 +30,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import as_array, check_choice, check_even_dim, check_finite_real
+from ._validate import as_array, check_choice, check_even_dim, check_finite_real, check_positive_int
 from .encodings import frequencies, pair_frequencies, split_permutation
 from .rope_scaling import scaled_frequencies
 
@@ -67,7 +67,8 @@ def _positions_for(x: np.ndarray, positions: ArrayLike | None) -> np.ndarray:
 
 def apply(x: ArrayLike, positions: ArrayLike | None = None, base: float = 10000.0,
           pairing: Pairing = "interleaved",
-          frequencies: ArrayLike | None = None) -> NDArray[np.floating]:
+          frequencies: ArrayLike | None = None,
+          rotary_dim: int | None = None) -> NDArray[np.floating]:
     r"""Rotate every pair of ``x`` (shape ``(..., seq, d)``) by :math:`pos\,\theta_i`.
 
     ``positions`` (length ``seq``) defaults to ``0 .. seq-1`` and may hold non-integers (position
@@ -80,12 +81,22 @@ def apply(x: ArrayLike, positions: ArrayLike | None = None, base: float = 10000.
 
     ``frequencies`` (shape ``(d // 2,)``) replaces :math:`\theta_i` when given (``base`` is then
     not used), e.g. the output of :func:`posenc_lib.rope_scaling.scaled_frequencies`.
+
+    ``rotary_dim`` (partial rotary, GPT-NeoX's ``rotary_pct`` and GPT-J's ``rotary_dim``): only
+    the first ``rotary_dim`` features rotate, with the frequencies of a ``rotary_dim``-dimensional
+    RoPE (:math:`n^{-2i/r}`; ``frequencies`` then has ``rotary_dim // 2`` entries); the other
+    features pass through unchanged. The default, ``None``, rotates all ``d``.
     """
     # NaN/inf in x are not rejected here (they propagate to the same coordinates of the output):
     # scanning a large activation tensor for them would cost more than the rotation itself.
     arr = as_array("x", x, min_ndim=2, finite=False)
     pairing = check_choice("pairing", pairing, PAIRINGS)
     d = check_even_dim("d (the last dimension of x)", arr.shape[-1])
+    if rotary_dim is not None:
+        r = _check_rotary_dim(rotary_dim, d)
+        if r < d:
+            rotated = apply(arr[..., :r], positions, base, pairing, frequencies)
+            return np.concatenate([rotated, arr[..., r:]], axis=-1)
     pos = _positions_for(arr, positions)
     ang = angles(pos, d, base, frequencies)  # (seq, d/2), float64
     out_dtype = arr.dtype
@@ -99,6 +110,16 @@ def apply(x: ArrayLike, positions: ArrayLike | None = None, base: float = 10000.
     else:
         out = _rotate_half(np.ascontiguousarray(arr), ang)
     return out.astype(out_dtype, copy=False)
+
+
+def _check_rotary_dim(rotary_dim: object, d: int) -> int:
+    if isinstance(rotary_dim, bool) or not isinstance(rotary_dim, (int, np.integer)):
+        raise TypeError(f"rotary_dim must be an even integer between 2 and d = {d}, "
+                        f"got {rotary_dim!r}")
+    if not (2 <= rotary_dim <= d and rotary_dim % 2 == 0):
+        raise ValueError(f"rotary_dim must be an even integer between 2 and d = {d}, "
+                         f"got {rotary_dim!r}")
+    return int(rotary_dim)
 
 
 def _rotate_half(x: np.ndarray, ang: np.ndarray) -> np.ndarray:
@@ -159,7 +180,7 @@ def rotation_matrix(position: float, d: int, base: float = 10000.0,
 # Chapter 8: the 2-D picture, the dense form, pairing conversion, values, long-term decay
 # --------------------------------------------------------------------------------------------
 
-__all__ += ["all_ones_score", "apply_dense", "decay_bound", "dense_matrices",
+__all__ += ["all_ones_score", "apply_dense", "convert_qk_weight", "decay_bound", "dense_matrices",
             "pairing_permutation", "rope_attention", "rotate_2d"]
 
 
@@ -252,6 +273,31 @@ def pairing_permutation(d: int, source: Pairing = "interleaved",
         return np.arange(d)
     perm = split_permutation(d)
     return perm if source == "interleaved" else np.argsort(perm)
+
+
+def convert_qk_weight(w: ArrayLike, n_heads: int, source: Pairing = "interleaved",
+                      target: Pairing = "half") -> NDArray[np.floating]:
+    r"""A query or key projection converted between the RoPE pairings, head by head.
+
+    ``w`` is laid out as ``torch.nn.Linear.weight``: shape ``(n_heads * head_dim, in_features)``,
+    the rows of head ``h`` at ``h * head_dim … (h + 1) * head_dim - 1``. Each head's rows are
+    permuted with :func:`pairing_permutation` ``(head_dim, source, target)``; the rows of one
+    head never move to another. (One permutation over all ``n_heads * head_dim`` rows would mix
+    the heads: wrong as soon as ``n_heads > 1``.) For Meta's Llama checkpoints (interleaved) →
+    Hugging Face (rotate-half) this is the ``permute`` of ``convert_llama_weights_to_hf.py``.
+    Then ``apply(head_h(x @ w_target.T), pairing=target)`` equals
+    ``apply(head_h(x @ w.T), pairing=source)`` with the same permutation of its features, so
+    every attention score is unchanged.
+    """
+    arr = as_array("w", w)
+    if arr.ndim != 2:
+        raise ValueError(f"w must be a 2-D weight (out_features, in_features), got shape {arr.shape}")
+    n_heads = check_positive_int("n_heads", n_heads)
+    if arr.shape[0] % n_heads:
+        raise ValueError(f"w has {arr.shape[0]} rows, not a multiple of n_heads = {n_heads}")
+    head_dim = check_even_dim("head_dim (rows of w / n_heads)", arr.shape[0] // n_heads)
+    perm = pairing_permutation(head_dim, source, target)
+    return arr.reshape(n_heads, head_dim, -1)[:, perm, :].reshape(arr.shape)
 
 
 def rope_attention(x: ArrayLike, w_q: ArrayLike, w_k: ArrayLike, w_v: ArrayLike,

@@ -156,3 +156,85 @@ def test_custom_positions():
 def test_validation(call, exc, msg):
     with pytest.raises(exc, match=msg):
         call()
+
+
+@pytest.mark.parametrize("pairing", ["interleaved", "half"])
+@pytest.mark.parametrize("d, r", [(16, 4), (16, 8), (64, 16), (8, 8)])
+def test_partial_rotary_rotates_the_first_r_features_only(pairing, d, r):
+    """GPT-NeoX's rotary_pct / GPT-J's rotary_dim: the first r features of each head rotate with
+    frequencies computed for r (n^(-2i/r)), the rest pass through. Checked against the dense
+    rotation matrix of size r, built entry by entry, next to an identity block."""
+    rng = np.random.default_rng(r + d)
+    x = rng.standard_normal((3, 5, d))
+    got = rope.apply(x, base=100.0, pairing=pairing, rotary_dim=r)
+    for p in range(5):
+        dense = np.eye(d)
+        dense[:r, :r] = rope.rotation_matrix(p, r, base=100.0, pairing=pairing)
+        np.testing.assert_allclose(got[:, p], x[:, p] @ dense.T, atol=1e-12)
+    np.testing.assert_array_equal(got[..., r:], x[..., r:])
+    if r == d:
+        np.testing.assert_array_equal(got, rope.apply(x, base=100.0, pairing=pairing))
+
+
+def test_partial_rotary_keeps_relative_scores():
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 1, 32))
+    qs = rope.apply(np.repeat(q, 40, axis=0), rotary_dim=8)
+    ks = rope.apply(np.repeat(k, 40, axis=0), rotary_dim=8)
+    scores = qs @ ks.T
+    for shift in (1, 7):   # the score still depends only on the offset
+        np.testing.assert_allclose(np.diagonal(scores, shift)[:-1], np.diagonal(scores, shift)[1:],
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize("bad, msg", [
+    (3, "rotary_dim must be an even integer between 2 and d = 16, got 3"),
+    (0, "rotary_dim must be an even integer between 2 and d = 16, got 0"),
+    (18, "rotary_dim must be an even integer between 2 and d = 16, got 18"),
+    (4.0, "rotary_dim must be an even integer between 2 and d = 16, got 4.0"),
+])
+def test_partial_rotary_bad_dimension(bad, msg):
+    with pytest.raises((ValueError, TypeError), match=msg):
+        rope.apply(np.zeros((2, 16)), rotary_dim=bad)
+
+
+def _hf_permute(w, n_heads):
+    """convert_llama_weights_to_hf.py's permute (interleaved -> rotate-half), in numpy."""
+    dim1, dim2 = w.shape
+    return w.reshape(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(0, 2, 1, 3).reshape(dim1, dim2)
+
+
+@pytest.mark.parametrize("n_heads, head_dim, d_in", [(1, 8, 8), (4, 8, 32), (3, 16, 20)])
+def test_weight_conversion_is_per_head_and_matches_the_reference(n_heads, head_dim, d_in):
+    rng = np.random.default_rng(n_heads)
+    w = rng.standard_normal((n_heads * head_dim, d_in))
+    half = rope.convert_qk_weight(w, n_heads, "interleaved", "half")
+    np.testing.assert_array_equal(half, _hf_permute(w, n_heads))
+    np.testing.assert_array_equal(rope.convert_qk_weight(half, n_heads, "half", "interleaved"), w)
+    # every head's scores are unchanged: Meta's form with interleaved pairs, HF's with rotate-half
+    x = rng.standard_normal((6, d_in))
+    wk = rng.standard_normal((n_heads * head_dim, d_in))
+    wk_half = rope.convert_qk_weight(wk, n_heads)
+    for h in range(n_heads):
+        rows = slice(h * head_dim, (h + 1) * head_dim)
+        s_meta = rope.apply(x @ w[rows].T) @ rope.apply(x @ wk[rows].T).T
+        s_hf = (rope.apply(x @ half[rows].T, pairing="half")
+                @ rope.apply(x @ wk_half[rows].T, pairing="half").T)
+        np.testing.assert_allclose(s_hf, s_meta, atol=1e-10)
+
+
+def test_one_permutation_over_all_heads_is_wrong():
+    w = np.random.default_rng(0).standard_normal((4 * 8, 32))
+    whole = w[rope.pairing_permutation(32)]          # the tempting mistake
+    assert not np.array_equal(whole, rope.convert_qk_weight(w, 4))
+    np.testing.assert_array_equal(whole, rope.convert_qk_weight(w, 1))   # right for one head only
+
+
+def test_weight_conversion_errors():
+    with pytest.raises(ValueError, match="w has 30 rows, not a multiple of n_heads = 4"):
+        rope.convert_qk_weight(np.zeros((30, 8)), 4)
+    with pytest.raises(ValueError, match=r"head_dim \(rows of w / n_heads\) must be a positive even "
+                                         r"integer, got 5"):
+        rope.convert_qk_weight(np.zeros((10, 8)), 2)
+    with pytest.raises(ValueError, match=r"w must be a 2-D weight"):
+        rope.convert_qk_weight(np.zeros(8), 1)
