@@ -180,8 +180,8 @@ def rotation_matrix(position: float, d: int, base: float = 10000.0,
 # Chapter 8: the 2-D picture, the dense form, pairing conversion, values, long-term decay
 # --------------------------------------------------------------------------------------------
 
-__all__ += ["all_ones_score", "apply_dense", "convert_qk_weight", "decay_bound", "dense_matrices",
-            "pairing_permutation", "rope_attention", "rotate_2d"]
+__all__ += ["all_ones_score", "apply_dense", "axial_apply", "convert_qk_weight", "decay_bound",
+            "dense_matrices", "grid_positions", "pairing_permutation", "rope_attention", "rotate_2d"]
 
 
 def rotate_2d(vectors: ArrayLike, positions: ArrayLike, theta: float) -> NDArray[np.float64]:
@@ -273,6 +273,35 @@ def pairing_permutation(d: int, source: Pairing = "interleaved",
         return np.arange(d)
     perm = split_permutation(d)
     return perm if source == "interleaved" else np.argsort(perm)
+
+
+def axial_apply(x: ArrayLike, rows: ArrayLike, cols: ArrayLike, base: float = 10000.0,
+                pairing: Pairing = "interleaved") -> NDArray[np.floating]:
+    r"""Axial (2-D) RoPE for image patches: the first half of each vector's features rotates
+    with the patch's row, the second half with its column.
+
+    ``x`` has shape ``(..., n_patches, d)`` with ``d`` divisible by 4; ``rows`` and ``cols``
+    (length ``n_patches``) are each patch's grid coordinates (:func:`grid_positions` gives them
+    for a row-major grid). Each half is a ``d/2``-dimensional RoPE (:func:`apply`) with
+    frequencies :math:`n^{-2i/(d/2)}`, so a query–key score depends on the patches' offset
+    :math:`(\Delta\text{row}, \Delta\text{col})` only (the axial scheme of Heo et al., 2024).
+    """
+    arr = as_array("x", x, min_ndim=2, finite=False)
+    d = arr.shape[-1]
+    if d % 4:
+        raise ValueError(f"d (the last dimension of x) must be divisible by 4 for axial RoPE "
+                         f"(two halves of pairs), got {d}")
+    h = d // 2
+    return np.concatenate([apply(arr[..., :h], rows, base, pairing),
+                           apply(arr[..., h:], cols, base, pairing)], axis=-1)
+
+
+def grid_positions(height: int, width: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Row and column of each patch of a ``height`` × ``width`` grid, in row-major order."""
+    height = check_positive_int("height", height)
+    width = check_positive_int("width", width)
+    rows, cols = np.divmod(np.arange(height * width), width)
+    return rows.astype(np.float64), cols.astype(np.float64)
 
 
 def convert_qk_weight(w: ArrayLike, n_heads: int, source: Pairing = "interleaved",

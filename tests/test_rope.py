@@ -238,3 +238,31 @@ def test_weight_conversion_errors():
         rope.convert_qk_weight(np.zeros((10, 8)), 2)
     with pytest.raises(ValueError, match=r"w must be a 2-D weight"):
         rope.convert_qk_weight(np.zeros(8), 1)
+
+
+def test_axial_scores_depend_only_on_the_2d_offset():
+    rng = np.random.default_rng(3)
+    rows, cols = rope.grid_positions(4, 5)
+    assert list(zip(rows[:7], cols[:7])) == [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1)]
+    q, k = rng.standard_normal((2, 1, 16))
+    qs = rope.axial_apply(np.repeat(q, 20, axis=0), rows, cols, base=100.0)
+    ks = rope.axial_apply(np.repeat(k, 20, axis=0), rows, cols, base=100.0)
+    scores = qs @ ks.T
+    by_offset: dict[tuple[float, float], list[float]] = {}
+    for a in range(20):
+        for b in range(20):
+            by_offset.setdefault((rows[b] - rows[a], cols[b] - cols[a]), []).append(scores[a, b])
+    for values in by_offset.values():
+        np.testing.assert_allclose(values, values[0], atol=1e-12)
+    # two offsets with the same row change but different column changes score differently
+    assert not np.isclose(by_offset[(1.0, 0.0)][0], by_offset[(1.0, 2.0)][0])
+
+
+def test_axial_halves_are_one_dimensional_rope():
+    x = np.random.default_rng(1).standard_normal((6, 8))
+    rows, cols = np.arange(6.0), np.zeros(6)
+    out = rope.axial_apply(x, rows, cols)
+    np.testing.assert_allclose(out[:, :4], rope.apply(x[:, :4]), atol=1e-15)
+    np.testing.assert_array_equal(out[:, 4:], x[:, 4:])      # column 0 for every patch: no turn
+    with pytest.raises(ValueError, match="must be divisible by 4 for axial RoPE"):
+        rope.axial_apply(np.zeros((3, 6)), np.zeros(3), np.zeros(3))
