@@ -140,3 +140,13 @@ def test_a_transposed_result_is_named():
     assert not report.ok and "transposed" in report.text(), report.text()
     report = exercises.run_checks("table", lambda r, c: reference(r, c + 1), reference, cases)
     assert not report.ok and "transposed" not in report.text(), report.text()
+
+
+def test_a_boolean_result_is_named_as_a_comparison():
+    def reference(n):
+        return np.linspace(0.1, 0.9, n)
+
+    cases = [("n = 4", (4,)), ("n = 6", (6,))]
+    report = exercises.run_checks("ratios", lambda n: reference(n) < 0.5, reference, cases)
+    assert not report.ok and "True/False values" in report.text(), report.text()
+    assert "cut to a whole number" not in report.text()

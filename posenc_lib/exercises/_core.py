@@ -218,6 +218,9 @@ def _integer_message(got: Any, expected: Any) -> str:
         return ""
     if not np.all(np.isfinite(exp)) or np.all(exp == np.round(exp)):
         return ""  # whole numbers are the expected answer here
+    if arr.dtype.kind == "b":
+        return ("your result holds True/False values: did you return a comparison (such as "
+                "`r < 1`) instead of the numbers themselves?")
     return (f"your result has an integer dtype ({arr.dtype}), so every value was cut to a whole "
             "number. Build it with a float dtype: np.zeros(shape) instead of "
             "np.zeros(shape, dtype=int) or np.zeros_like(an integer array).")

@@ -87,8 +87,8 @@ QUIZ = quiz.quiz(
         quiz.option(f"1/4 radian ({_STEPS[1 / 4]:.1f}°)", True,
                     f"PI divides every frequency by s, θ₀ = 1 included: 1/{_S2} radian, "
                     f"{_STEPS[1 / 4]:.1f}° instead of {_STEPS[1]:.1f}°. All positions now fit "
-                    f"into the trained range, but neighbours are {_S2} times harder to tell "
-                    f"apart."),
+                    f"into the trained range, but neighbours now differ by a {_S2} times smaller "
+                    f"angle, so they are harder to tell apart."),
         quiz.option(f"1 radian ({_STEPS[1]:.1f}°)", False,
                     "That is what NTK-aware scaling and YaRN do: they keep the fastest pair. "
                     "Linear PI divides every pair by s, the fastest one too."),
@@ -148,9 +148,9 @@ QUIZ = quiz.quiz(
         quiz.option(f"At Δ = {_READ5:g}, between two trained offsets", True,
                     f"PI divides every frequency by s, so offset {_DELTA5} turns each pair by "
                     f"{_DELTA5}·θᵢ/{_S5} = {_READ5:g}·θᵢ. That is between the trained integers "
-                    f"{_LO5} and {_LO5 + 1}, where the curvature bound holds: for the chapter's "
+                    f"{_LO5} and {_LO5 + 1}, where the bound on |a''| holds: for the chapter's "
                     f"fit the curve is at most {_BOUND5_UP:.4f} from the straight line through "
-                    f"a({_LO5}) and a({_LO5 + 1}). That is why PI is safe."),
+                    f"a({_LO5}) and a({_LO5 + 1}). That is why PI is the safe stretch."),
         quiz.option(f"At Δ = {_DELTA5}, beyond the trained offsets", False,
                     f"That is plain RoPE, unstretched. Nothing constrained the curve there: the "
                     f"chapter's fit, below {_INSIDE_UP:.2f} in size on 0 … L, is "

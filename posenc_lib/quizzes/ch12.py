@@ -112,8 +112,8 @@ QUIZ = quiz.quiz(
                     "meets no learned number that training never reached, it simply gets a "
                     "larger penalty. Still measure on your task: in chapter 10's lab ALiBi held "
                     "up best on longer inputs of the latest-signal task, but on the copy task its "
-                    f"{_STEPS} training steps gave only a recency guess (it learns the task with "
-                    "much longer training), and far tokens get little weight."),
+                    f"{_STEPS} training steps gave only a recency guess (ten times longer training taught "
+                    "it only in part), and far tokens get little weight."),
         quiz.option("A learned absolute table of 1024 rows.", False,
                     "Position 1024 has no row: the model cannot read the longer documents at "
                     "all."),
