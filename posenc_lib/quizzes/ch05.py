@@ -80,6 +80,8 @@ _PE16 = encodings.linear(5279, 16)
 _DIST = {k: float(np.linalg.norm(_PE16[k] - _PE16[0])) for k in (1, 754, 5278)}
 _MISS_5278 = float(_phase(5278, _W16).max())
 assert math.lcm(*range(1, 9)) == 840 and _MISS_5278 < 0.13
+_K_ALL_BACK = 1 + int(np.argmax(_phase(np.arange(1, 60000)[:, None], _W16).max(axis=-1) < 0.02))
+assert _K_ALL_BACK > 5278 and _phase(_K_ALL_BACK, _W16).max() < 0.02
 assert _DIST[5278] < _DIST[754] < _DIST[1]
 
 
@@ -185,10 +187,11 @@ QUIZ = quiz.quiz(
                     f"{_DIST[754]:.3f} apart, closer than two neighbours ({_DIST[1]:.3f})."),
         quiz.option("8, all of them", False,
                     f"Close, but 7 does not divide 120, and pair 6 is {_MISS_754[6]:.2f} radian "
-                    "off. All eight are back together only near multiples of 2π · 840 ≈ 5278, "
-                    "840 being the least common multiple of 1 … 8: at offset 5278 every pair is "
-                    f"within {_MISS_5278:.2f} radian, and the distance is only "
-                    f"{_DIST[5278]:.3f}."),
+                    "off. All eight come roughly back together only near multiples of "
+                    "2π · 840 ≈ 5278, 840 being the least common multiple of 1 … 8: at offset "
+                    f"5278 every pair is within {_MISS_5278:.2f} radian (not the 0.02 of the "
+                    f"question: that first happens at offset {_K_ALL_BACK:,}), and the distance "
+                    f"is only {_DIST[5278]:.3f}."),
         kind="compute",
     ),
 )
