@@ -8,11 +8,12 @@ One module per concept family:
 * :mod:`posenc_lib.attention` — softmax and scaled dot-product attention;
 * :mod:`posenc_lib.relative` — learned tables, Shaw et al. and T5 relative biases;
 * :mod:`posenc_lib.rope_scaling` — stretching RoPE: position interpolation, NTK, YaRN;
+* :mod:`posenc_lib.schemes` — the registry of the six schemes the lab trains (names, labels, styles);
 * :mod:`posenc_lib.explorer` — the one slider helper behind every interactive figure;
 * :mod:`posenc_lib.plotting` — the book's figure style.
 """
 
-from . import alibi, attention, encodings, relative, rope, rope_scaling
+from . import alibi, attention, encodings, relative, rope, rope_scaling, schemes
 
-__all__ = ["alibi", "attention", "encodings", "relative", "rope", "rope_scaling"]
+__all__ = ["alibi", "attention", "encodings", "relative", "rope", "rope_scaling", "schemes"]
 __version__ = "0.1.0"

@@ -15,6 +15,7 @@ import numpy as np
 
 __all__ = [
     "as_array",
+    "check_bool",
     "check_choice",
     "check_even_dim",
     "check_finite_real",
@@ -27,6 +28,13 @@ __all__ = [
 def _is_int(value: Any) -> bool:
     """True for Python and numpy integers, but not for bools."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` as a ``bool``; numpy's bool is accepted, ``0``/``1`` and strings are not."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
 
 
 def check_positive_int(name: str, value: Any) -> int:

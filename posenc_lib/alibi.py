@@ -17,7 +17,14 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, check_positive_int
+from ._validate import (
+    as_array,
+    check_bool,
+    check_choice,
+    check_finite_real,
+    check_nonneg_int,
+    check_positive_int,
+)
 
 __all__ = ["bias", "distance_profile", "geometric_slopes", "key_position_bias", "mass_beyond",
            "slopes", "span", "weights"]
@@ -64,8 +71,7 @@ def bias(seq_len: int, slopes: ArrayLike | float, causal: bool = True) -> NDArra
     encoder form. A negative slope *rewards* distance (used only to show why that is wrong).
     """
     seq_len = check_nonneg_int("seq_len", seq_len)
-    if not isinstance(causal, (bool, np.bool_)):
-        raise TypeError(f"causal must be a bool, got {causal!r}")
+    causal = check_bool("causal", causal)
     m = as_array("slopes", slopes)
     if m.ndim > 1:
         raise ValueError(f"slopes must be a scalar or a 1-D array, got shape {m.shape}")

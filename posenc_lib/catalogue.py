@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import alibi, encodings, relative, rope
+from . import alibi, encodings, relative, rope, schemes
 from ._validate import (
     as_array,
     check_choice,
@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 #: Where a method injects position into one attention head (see the module docstring).
-WHERE: tuple[str, ...] = ("input", "queries-keys", "scores", "nowhere")
+WHERE: tuple[str, ...] = schemes.WHERE
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,9 @@ class Method:
 
     def __post_init__(self) -> None:
         check_choice("acts_on", self.acts_on, WHERE)
+        if self.lab_scheme is not None and schemes.get(self.lab_scheme).acts_on != self.acts_on:
+            raise ValueError(f"{self.key} acts on {self.acts_on}, but the lab's "
+                             f"{self.lab_scheme!r} acts on {schemes.get(self.lab_scheme).acts_on}")
         if not 1 <= self.month <= 12:
             raise ValueError(f"month must be in 1..12, got {self.month}")
         if (self.venue is None) != (self.venue_year is None):
@@ -446,8 +449,8 @@ TIMELINE: tuple[Event, ...] = tuple(sorted(  # a stable sort: same-month events 
 # Probing a layer: where does position enter, and is the result relative?
 # --------------------------------------------------------------------------------------------
 
-#: The schemes :func:`position_layer` can build (the lab's six).
-LAYER_SCHEMES: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope", "alibi", "t5")
+#: The schemes :func:`position_layer` can build (the lab's six, :data:`posenc_lib.schemes.NAMES`).
+LAYER_SCHEMES: tuple[str, ...] = schemes.NAMES
 _T5_CONFIG = {"bidirectional": True, "num_buckets": 16, "max_distance": 32}
 
 

@@ -30,8 +30,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import lab, train_cache
-from ._validate import as_array, check_choice, check_finite_real, check_nonneg_int, check_positive_int
+from . import lab, schemes, train_cache
+from ._validate import (
+    as_array,
+    check_bool,
+    check_choice,
+    check_finite_real,
+    check_nonneg_int,
+    check_positive_int,
+)
 
 __all__ = [
     "PRESS2022_WIKITEXT103",
@@ -55,9 +62,8 @@ __all__ = [
     "trained_model",
 ]
 
-#: The position schemes compared, in the order of the book (same as
-#: :data:`~posenc_lib.lab.POSITIONS`).
-SCHEMES: tuple[str, ...] = ("none", "learned", "sinusoidal", "rope", "alibi", "t5")
+#: The position schemes compared, in the order of the book (:data:`posenc_lib.schemes.NAMES`).
+SCHEMES: tuple[str, ...] = schemes.NAMES
 
 #: Tasks :func:`length_sweep` knows: the lab's three built-in tasks, plus ``"order_bos"``, the
 #: order task with a fixed start token at position 0 (``lab.OrderTask(bos=True)``).
@@ -123,9 +129,9 @@ def _check_steps(steps: Any) -> int | None:
 def _check_store(store: Any, steps: int | None) -> bool:
     if store is None:
         return steps is None
-    if not isinstance(store, bool):
+    if not isinstance(store, (bool, np.bool_)):
         raise TypeError(f"store must be a bool or None, got {store!r}")
-    return store
+    return bool(store)
 
 
 def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
@@ -147,8 +153,7 @@ def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
     task_name = check_choice("task_name", task_name, TASK_NAMES)
     seed = check_nonneg_int("seed", seed)
     steps = _check_steps(steps)
-    if not isinstance(progress, bool):
-        raise TypeError(f"progress must be a bool, got {progress!r}")
+    progress = check_bool("progress", progress)
     stored = _check_store(store, steps)
     key = (position, task_name, seed, steps, stored)
     if key not in _MODELS:

@@ -57,9 +57,10 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from . import alibi, encodings, relative, rope, rope_scaling
+from . import alibi, encodings, relative, rope, rope_scaling, schemes
 from ._validate import (
     check_base,
+    check_bool,
     check_choice,
     check_even_dim,
     check_finite_real,
@@ -96,7 +97,7 @@ __all__ = [
 Params = dict[str, np.ndarray]  # parameter (or gradient) name -> float64 array
 
 #: The position schemes a :class:`LabConfig` can plug in.
-POSITIONS: tuple[str, ...] = ("none", "learned", "sinusoidal", "rope", "alibi", "t5")
+POSITIONS: tuple[str, ...] = schemes.NAMES
 #: ``"token"``: a prediction per position; ``"mean"``: one per sequence, from the mean over
 #: positions.
 READOUTS: tuple[str, ...] = ("token", "mean")
@@ -112,12 +113,6 @@ T5_MAX_DISTANCE = 128
 # --------------------------------------------------------------------------------------------
 # Configuration
 # --------------------------------------------------------------------------------------------
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {value!r}")
-    return bool(value)
 
 
 @dataclass(frozen=True)
@@ -174,7 +169,7 @@ class LabConfig:
         check_positive_int("n_layers", self.n_layers)
         check_nonneg_int("d_mlp", self.d_mlp)
         check_positive_int("max_len", self.max_len)
-        _check_bool("causal", self.causal)
+        check_bool("causal", self.causal)
         check_choice("readout", self.readout, READOUTS)
         check_base("base", self.base)
         check_finite_real("rope_factor", self.rope_factor, minimum=1.0)
@@ -758,7 +753,7 @@ class OrderTask:
 
     def __post_init__(self) -> None:
         check_positive_int("vocab_size", self.vocab_size)
-        _check_bool("bos", self.bos)
+        check_bool("bos", self.bos)
         special = 3 if self.bos else 2
         if self.vocab_size <= special:
             raise ValueError(f"vocab_size must be >= {special + 1} (A, B"
@@ -984,7 +979,7 @@ def train(config: LabConfig, task: Task | str, *, steps: int, batch_size: int, l
     lr = check_finite_real("lr", lr, minimum=0.0, strict=True)
     seed = check_nonneg_int("seed", seed)
     length = check_positive_int("length", length)
-    _check_bool("progress", progress)
+    check_bool("progress", progress)
     _check_length(config, length, 0)
     if init is None:
         params = init_params(config, seed)

@@ -31,7 +31,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import as_array, check_finite_real, check_nonneg_int, check_positive_int
+from ._validate import as_array, check_bool, check_finite_real, check_nonneg_int, check_positive_int
 
 __all__ = [
     "learned_table",
@@ -41,12 +41,6 @@ __all__ = [
     "t5_bias",
     "t5_bucket",
 ]
-
-
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {value!r}")
-    return bool(value)
 
 
 def _as_int_array(name: str, value: ArrayLike, why: str) -> NDArray[np.int64]:
@@ -170,7 +164,7 @@ def shaw_scores(q: ArrayLike, k: ArrayLike, rel_keys: ArrayLike,
 
 def _check_t5_config(bidirectional: object, num_buckets: object,
                      max_distance: object) -> tuple[bool, int, int]:
-    bidirectional = _check_bool("bidirectional", bidirectional)
+    bidirectional = check_bool("bidirectional", bidirectional)
     num_buckets = check_positive_int("num_buckets", num_buckets)
     max_distance = check_positive_int("max_distance", max_distance)
     if bidirectional and num_buckets < 4:

@@ -28,8 +28,6 @@ used to compare sizes (:func:`init_embeddings`).
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -62,7 +60,7 @@ __all__ = [
     "window_census",
 ]
 
-Layout = Literal["interleaved", "concat"]
+Layout = encodings.Layout
 
 
 # -- brute force: any set of vectors ----------------------------------------------------------
@@ -229,17 +227,9 @@ def shift_matrix(offset: float, d: int, base: float = 10000.0,
     (the angle-addition formulas). It is orthogonal and does not depend on ``p``. In the concat
     layout the same blocks sit at rows and columns ``(i, i + d/2)``.
     """
-    k = check_finite_real("offset", offset)
     d = check_even_dim("d", d)
     layout = check_choice("layout", layout, encodings.LAYOUTS)
-    omega = encodings.frequencies(d, base)
-    c, s = np.cos(k * omega), np.sin(k * omega)
-    m = np.zeros((d, d))
-    idx = np.arange(0, d, 2)
-    m[idx, idx] = c
-    m[idx, idx + 1] = s
-    m[idx + 1, idx] = -s
-    m[idx + 1, idx + 1] = c
+    m = encodings.shift_matrix(offset, encodings.frequencies(d, base))
     if layout == "concat":
         p = permutation_matrix(d)
         m = p @ m @ p.T

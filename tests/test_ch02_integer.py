@@ -79,8 +79,8 @@ def test_quiz_numbers_by_hand():
     assert {o.text for o in q1.options} == {"8", "80", "640", "6400"}    # √64, 10·64, 100·64
     _, labels, vectors = toy.clustered_vocabulary(d=16)
     norm = np.mean([math.sqrt(sum(v * v for v in row)) for row in vectors])
-    first = next(p for p in range(1, 10**4) if 0.001 * p * 4 > norm)
-    assert _correct(q2).text == str(first) == "209"
+    first = next(p for p in range(1, 10**4) if 0.002 * p * 4 > norm)
+    assert _correct(q2).text == str(first) == "105"
     assert "It is a quarter of the way" in _correct(q3).text
     assert "100 at L = 401" in _correct(q3).feedback          # 0.25 · 400 = position 100
     # Q4: the vocabulary's order (sorted by cluster) with positions 0..17, by hand

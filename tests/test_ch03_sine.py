@@ -93,9 +93,12 @@ def test_hand_example_tells_the_usual_mistakes_apart():
     trunc = np.trunc(v * 1000) / 1000 + 0.0
     truncated = sum(1 for p in range(len(v)) for q in range(p + 1, len(v))
                     if trunc[p] == trunc[q])
+    keys = [f"{x:.3f}" for x in v]  # strings keep -0.000 apart from 0.000
+    signed = sum(1 for p in range(len(v)) for q in range(p + 1, len(v)) if keys[p] == keys[q])
     answers = {"correct": correct, "ordered": 2 * correct, "self": correct + len(v),
-               "tolerance": tolerance, "repeats": repeats, "truncated": truncated}
-    assert answers["correct"] == 8
+               "tolerance": tolerance, "repeats": repeats, "truncated": truncated,
+               "signed zero": signed}
+    assert answers["correct"] == 10 and answers["signed zero"] == 8
     assert len(set(answers.values())) == len(answers), answers
 
 

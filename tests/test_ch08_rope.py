@@ -294,6 +294,15 @@ def test_rope_half_checker_names_the_wrong_axis_not_d_over_2():
     assert "4i/d" in report.text() and "np.arange(0, d, 2)" in report.text(), report.text()
 
 
+def test_rope_half_linspace_exponents_get_one_consistent_hint():
+    # np.linspace(0, 1, d // 2) matched "ignored base" (d = 8, base 1000) and "x.shape[0]"
+    # (d = 6 with 4 = d - 2 rows) by coincidence; every case now names the real mistake
+    report = exercises.check_rope_half(_cases._theta_from_linspace)
+    text = report.text()
+    assert not report.ok and "np.linspace(0, 1, d // 2)" in text, text
+    assert "ignored the argument" not in text and "x.shape[0]" not in text, text
+
+
 def test_to_rotate_half_sorting_is_not_called_unchanged():
     # the first case is not sorted, so an order-keeping answer is not mistaken for "unchanged"
     report = exercises.check_to_rotate_half(lambda x: np.sort(x, axis=-1))

@@ -150,3 +150,15 @@ def test_a_boolean_result_is_named_as_a_comparison():
     report = exercises.run_checks("ratios", lambda n: reference(n) < 0.5, reference, cases)
     assert not report.ok and "True/False values" in report.text(), report.text()
     assert "cut to a whole number" not in report.text()
+
+
+def test_none_on_some_cases_is_not_called_a_stub():
+    """A `return` inside `if causal:` returns None on the symmetric cases only: the learner is
+    told where, not asked to replace `...` (the stub message is for None on every case)."""
+    def only_causal(seq_len, slope, causal):
+        if causal:
+            return exercises_cases.ch09.alibi_bias(seq_len, slope, causal)
+
+    text = exercises.check_alibi_bias(only_causal).text()
+    assert "replace `...`" not in text and "returned None here" in text, text
+    assert "replace `...`" in exercises.check_alibi_bias(lambda L, m, c: None).text()

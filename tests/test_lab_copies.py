@@ -30,6 +30,9 @@ def test_citations_are_author_year():
     assert cited == ["vaswani2017attention", "shaw2018self", "su2021roformer"]
     assert BIB.entry("vaswani2017attention").startswith("Ashish Vaswani, Noam Shazeer")
     assert "Łukasz Kaiser" in BIB.entry("vaswani2017attention")
+    # LaTeX accents become letters, not "Fran\\ccois" or "Rozi\\`ere"
+    assert "François Chollet" in BIB.entry("vaswani2018tensor2tensor")
+    assert BIB.authors("roziere2023codellama").startswith("Rozière")
 
 
 def test_admonitions_and_dropdowns():

@@ -28,6 +28,7 @@ A copy the reader has changed since it was written is kept (delete it to get a f
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -82,8 +83,11 @@ class Bibliography:
 
     @staticmethod
     def _plain(s: str) -> str:
-        s = s.replace("{\\L}", "Ł").replace("\\L", "Ł")
-        return re.sub(r"[{}]", "", s).replace("--", "–")
+        """BibTeX text as plain Unicode: LaTeX accents decoded (Rozi{\\`e}re → Rozière), braces
+        dropped, ``--`` as an en dash."""
+        import latexcodec  # noqa: F401  (registers the "ulatex" codec; installed with pybtex)
+
+        return re.sub(r"[{}]", "", codecs.decode(s, "ulatex"))
 
     def authors(self, key: str) -> str:
         if key not in self.entries:

@@ -243,6 +243,7 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
     messages: list[str] = []
     notes: list[str] = []
     hints_given: set[str] = set()
+    returned_none = 0
 
     def hint(name: str, text: str) -> None:
         if text in hints_given:
@@ -261,10 +262,7 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
             messages.append(f"{name}: your function raised {got}")
             continue
         if got is None:
-            if passed == 0 and not messages:  # the very first case: most likely a stub
-                return Report(title, 0, len(cases),
-                              ["Your function returned None: replace `...` with code that "
-                               "returns the result (did you forget `return`?)."])
+            returned_none += 1
             messages.append(f"{name}: your function returned None here (a path through it "
                             "without a `return`?).")
             continue
@@ -310,4 +308,8 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
         at = f" at index {tuple(int(i) for i in where)}" if where else ""
         messages.append(f"{name}: wrong values (max error {float(np.max(err)):.3g}{at}: "
                         f"expected {float(exp[where]):.6g}, got {float(arr[where]):.6g}).")
+    if returned_none == len(cases):  # None everywhere: most likely the stub itself
+        return Report(title, 0, len(cases),
+                      ["Your function returned None: replace `...` with code that returns the "
+                       "result (did you forget `return`?)."])
     return Report(title, passed, len(cases), messages, notes)

@@ -187,6 +187,12 @@ def check_attention_weights(student: Callable[[np.ndarray, np.ndarray], Any]) ->
                   "this case); `d_k` is the length of each query and key vector, `q.shape[-1]`."),
         Diagnosis(_scale_mistake(lambda q, k: _attention.softmax(q @ k.T * np.sqrt(q.shape[-1]))),
                   "divide the scores by sqrt(`d_k`); you multiplied by it."),
+        Diagnosis(_scale_mistake(lambda q, k: _attention.softmax(q @ k.T / (q.shape[-1] / 2))),
+                  "you divided by `d_k / 2`: in Python `d_k**1/2` means (d_k**1)/2. Write "
+                  "`d_k**0.5` or `np.sqrt(d_k)`."),
+        Diagnosis(lambda q, k: _attention.softmax(-_scaled(q, k)),
+                  "the scores have the wrong sign: the weights grow with q·k, so the softmax "
+                  "takes +q @ k.T / sqrt(`d_k`)."),
         Diagnosis(lambda q, k: _attention.softmax(_scaled(q, k), axis=0),
                   "normalise over keys (`axis=-1`): each row must sum to 1."),
         Diagnosis(lambda q, k: _weights_ref(q, k).T,

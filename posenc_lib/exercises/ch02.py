@@ -78,8 +78,9 @@ def check_normalized_positions(student: Callable[[int], Any]) -> Report:
         Diagnosis(lambda L: np.arange(L)[::-1] / max(L - 1, 1),
                   "the values are reversed: the first token (position 0) gets 0, the last gets 1."),
         Diagnosis(lambda L: np.arange(L) // max(L - 1, 1),
-                  "use true division `/`, not integer division `//` (which rounds every value "
-                  "but the last down to 0)."),
+                  "every value but the last came out 0: integers, not fractions. Use true "
+                  "division `/`, not integer division `//`, and keep the result as floats (no "
+                  ".astype(int), no int array filled in a loop)."),
         Diagnosis(lambda L: _unless_one(L, np.ones(1)),
                   "the only token of a one-token sentence is at position 0, so it gets 0: "
                   "return [0.0]."),
@@ -141,6 +142,14 @@ def check_norm_ratio(student: Callable[[np.ndarray, np.ndarray], Any]) -> Report
                   "the sum ‖emb[t] + pe[t]‖."),
         Diagnosis(lambda w, p: np.linalg.norm(p / w, axis=1),
                   "divide the two norms, not the coordinates: ‖pe[t]‖ / ‖emb[t]‖."),
+        Diagnosis(lambda w, p: np.linalg.norm(p, axis=1) / np.linalg.norm(w, axis=1).mean(),
+                  "you divided by the average word norm (one number for all tokens); divide "
+                  "each token's position norm by that same token's word norm, "
+                  "‖pe[t]‖ / ‖emb[t]‖."),
+        Diagnosis(lambda w, p: p[:, 0] * np.sqrt(p.shape[1]) / np.linalg.norm(w, axis=1),
+                  "pe[t, 0] * sqrt(d) is the norm only when every coordinate of the row is the "
+                  "same (the integer encoding); compute the norm itself, "
+                  "np.linalg.norm(pe, axis=1)."),
         Diagnosis(lambda w, p: (np.linalg.norm(p, axis=1) / np.linalg.norm(w, axis=1))[:, None],
                   "return a 1-D array of L ratios (shape (L,)), not a column of shape (L, 1)."),
     ]

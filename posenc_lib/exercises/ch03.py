@@ -20,7 +20,8 @@ def check_sine_encoding(student: Callable[[int, int, float], Any]) -> Report:
     Float32 results pass (they agree with float64 to well within the 1e-6 tolerance).
     """
     cases = [("seq_len = 4, d = 3, ω = 1", (4, 3, 1.0)),
-             ("seq_len = 10, d = 2, ω = 0.5", (10, 2, 0.5)),
+             # ω = 0.3, not 0.5: 2ω = 1 would make sin(2ω·pos) look like a forgotten ω
+             ("seq_len = 10, d = 2, ω = 0.3", (10, 2, 0.3)),
              ("seq_len = 50, d = 8, ω = 0.1", (50, 8, 0.1))]
 
     def rows(values: np.ndarray, d: int) -> np.ndarray:
@@ -43,6 +44,10 @@ def check_sine_encoding(student: Callable[[int, int, float], Any]) -> Report:
                   "multiply the position by omega before taking the sine."),
         Diagnosis(lambda L, d, w: rows(np.sin(np.arange(L) / w), d),
                   "omega is a frequency: multiply by it (sin(omega * pos)), do not divide."),
+        Diagnosis(lambda L, d, w: rows(np.sin(2 * w * np.arange(L)), d),
+                  "you doubled the angle: this chapter's encoding is sin(omega * pos), with no "
+                  "factor 2 (the 2i of chapter 5 is an index of dimensions, not part of the "
+                  "angle)."),
         Diagnosis(lambda L, d, w: rows(np.sin(2 * np.pi * w * np.arange(L)), d),
                   "omega is already in radians per position: sin(omega * pos), no factor 2π."),
         Diagnosis(dimension_angle,
@@ -64,11 +69,12 @@ def check_sine_encoding(student: Callable[[int, int, float], Any]) -> Report:
 
 # The hand example separates the usual mistakes: a group of three equal rounded values (3 pairs),
 # 0.5 / 0.49951 (equal after rounding), 0.7004 / 0.7006 (0.0002 apart but rounded to 0.700 and
-# 0.701: a tolerance counts them, rounding does not), -0.0001 / 0.0001 (both round to zero) and
-# three values near -0.65. Correct: 8 pairs; ordered pairs 16; with p == q 20; repeats 6;
-# positions involved 10; tolerance 7; truncation 4.
+# 0.701: a tolerance counts them, rounding does not), -0.0001 / 0.0001 / 0.0002 (all round to
+# zero, one of them to -0.0) and three values near -0.65. Correct: 10 pairs; ordered pairs 20;
+# with p == q 23; whole matrix 33; repeats 7; positions involved 11; tolerance 9; truncation 6;
+# floor 4; -0.0 kept apart from 0.0 (string keys) 8.
 _HAND = np.array([0.1234, 0.5, 0.7004, -0.6502, 0.1231, 0.0001, 0.49951, -0.6498, 0.7006,
-                  0.1228, -0.0001, -0.6504])
+                  0.1228, -0.0001, -0.6504, 0.0002])
 
 
 def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
@@ -113,6 +119,13 @@ def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
         scale = 10.0 ** decimals
         return _per.count_collisions(np.floor(values * scale) / scale, decimals)
 
+    def signed_zero(values: np.ndarray, decimals: int) -> int:
+        """Rounded values grouped with -0.0 apart from 0.0 (as string keys f"{x:.3f}" do)."""
+        r = np.round(values, decimals)
+        keys = list(zip(r.tolist(), np.signbit(r).tolist(), strict=True))
+        counts = np.unique(np.array(keys, dtype=float), axis=0, return_counts=True)[1]
+        return int((counts * (counts - 1) // 2).sum())
+
     def fixed_three(values: np.ndarray, decimals: int) -> int:
         return _per.count_collisions(values, 3)
 
@@ -133,6 +146,9 @@ def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
                              "nearest with np.round(values, decimals)."),
         Diagnosis(floored, "you rounded down (np.floor); round to the nearest with "
                            "np.round(values, decimals)."),
+        Diagnosis(signed_zero, "you kept -0.000 and 0.000 apart (a string key such as "
+                               "f'{x:.3f}' does, or np.signbit). They are the same value: "
+                               "compare the rounded numbers themselves."),
         Diagnosis(fixed_three, "use the decimals argument instead of a fixed 3 decimals."),
         Diagnosis(lambda values, decimals: _per.collision_pairs(values, decimals),
                   "you returned the pairs themselves; return how many there are (a number)."),

@@ -121,8 +121,10 @@ def check_pair_shift(student: Callable[[float, float], Any]) -> Report:
     float32 results and lists pass. The textbook rotation [[cos, −sin], [sin, cos]] (written for
     (cos, sin) order) is R(−k) here and is rejected with a hint that covers both readings.
     """
+    # k = 2.5: the offset need not be a whole number (int(k) would pass every other case)
     cases = [("k = 1, ω = 1", (1.0, 1.0)), ("k = 3, ω = 0.5", (3.0, 0.5)),
-             ("k = -2, ω = 1", (-2.0, 1.0)), ("k = 10, ω = 0.01", (10.0, 0.01))]
+             ("k = -2, ω = 1", (-2.0, 1.0)), ("k = 10, ω = 0.01", (10.0, 0.01)),
+             ("k = 2.5, ω = 0.3", (2.5, 0.3))]
 
     def ref(k: float, w: float) -> np.ndarray:
         return _enc.shift_matrix(k, [w])
@@ -157,4 +159,12 @@ def check_pair_shift(student: Callable[[float, float], Any]) -> Report:
                   "the off-diagonal entries are missing: the new sine also depends on the old "
                   "cosine (sin(a + b) = sin a cos b + cos a sin b)."),
     ]
-    return run_checks("pair_shift", student, ref, cases, diagnoses)
+    report = run_checks("pair_shift", student, ref, cases, diagnoses)
+    # Right for every k >= 0 and wrong only for k = -2: the signs of the matrix are right and
+    # the sign of k got lost (abs(k)), even though R(2) also reads as the textbook rotation there.
+    negative = [m for m in report.messages if m.startswith("k = -2")]
+    if report.passed == len(cases) - 1 and negative and "wrong values" in negative[0]:
+        report.messages = ["k = -2, ω = 1: wrong values. Hint: every case with k >= 0 passes, "
+                           "but k = -2 gives R(+2): did you take abs(k)? A negative k turns the "
+                           "point backwards, and the same formula with the signed k does that."]
+    return report

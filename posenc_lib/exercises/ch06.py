@@ -58,19 +58,28 @@ def _table(seq_len: int, d: int, omega_sin: np.ndarray, omega_cos: np.ndarray,
     return out
 
 
-def _float32_rounding(student: Callable[..., Any],
-                      reference: Callable[..., Any]) -> Callable[..., Any]:
+def _float32_rounding(student: Callable[..., Any], reference: Callable[..., Any],
+                      single: bool = True) -> Callable[..., Any]:
     """A 'wrong answer' that is the learner's own result when it is within float32 rounding of
-    the reference (so an ``accept=True`` diagnosis passes it with a note), else None."""
+    the reference (so an ``accept=True`` diagnosis passes it with a note), else None.
+
+    ``single=True`` matches results stored in a float dtype of 32 bits or fewer, ``False`` the
+    others (a float64 result this close was computed partly in float32, or is slightly off)."""
     def rounding(*args: Any) -> Any:
         status, got = call_student(student, args)
-        if status == "ok" and close(got, reference(*args), atol=FLOAT32_TOL, rtol=0.0):
-            return got
-        return None
+        if status != "ok" or not close(got, reference(*args), atol=FLOAT32_TOL, rtol=0.0):
+            return None
+        dtype = getattr(got, "dtype", np.dtype(np.float64))
+        is_single = np.issubdtype(dtype, np.floating) and dtype.itemsize <= 4
+        return got if is_single == single else None
 
     return rounding
 
 
+_CLOSE_FLOAT64_NOTE = (f"your float64 values differ from the reference by more than 1e-6 but less "
+                       f"than {FLOAT32_TOL:.0e}, the size of float32 rounding. Accepted: that is "
+                       f"what a step done in float32 (positions or frequencies) gives. If no step "
+                       f"of yours used float32, look for a small systematic error instead.")
 _FLOAT32_NOTE = (f"your values differ from the float64 reference by more than 1e-6 but less than "
                  f"{FLOAT32_TOL:.0e}: the size of float32 rounding (positions or frequencies "
                  f"stored in float32, as in most deep-learning code). Accepted; the float32 "
@@ -186,7 +195,9 @@ def check_sinusoidal_encoding(student: Callable[[int, int, float], Any],
     def reference(seq_len: int, d: int, base: float) -> np.ndarray:
         return _enc.sinusoidal(seq_len, d, base, layout=layout)
 
-    diagnoses = [Diagnosis(_float32_rounding(student, reference), _FLOAT32_NOTE, accept=True)]
+    diagnoses = [Diagnosis(_float32_rounding(student, reference), _FLOAT32_NOTE, accept=True),
+                 Diagnosis(_float32_rounding(student, reference, single=False),
+                           _CLOSE_FLOAT64_NOTE, accept=True)]
     diagnoses += [Diagnosis(f, hint) for _, f, hint in _encoding_mistakes(layout)]
     return run_checks(f"sinusoidal_encoding ({layout})", student, reference, ENCODING_CASES,
                       diagnoses)
@@ -195,8 +206,8 @@ def check_sinusoidal_encoding(student: Callable[[int, int, float], Any],
 # -- exercise 2: the wavelength of pair i ----------------------------------------------------
 #: (name, (i, d, base)): no two typical mistakes give the same number on any of them.
 WAVELENGTH_CASES: list[tuple[str, tuple[int, int, float]]] = [
-    ("i=2, d=8", (2, 8, 10000.0)),
-    ("i=3, d=16", (3, 16, 10000.0)),
+    ("i=2, d=16", (2, 16, 10000.0)),
+    ("i=6, d=16", (6, 16, 10000.0)),
     ("base 10, d=16, i=5", (5, 16, 10.0)),
     ("pair 200 of d=512", (200, 512, 10000.0)),
     ("base 1000, d=64, i=20", (20, 64, 1000.0)),
@@ -243,6 +254,9 @@ def _wavelength_mistakes() -> list[tuple[Callable[[int, int, float], float], str
          "2π·n^(2i/d)."),
         (lambda i, d, base: two_pi * 10000.0 ** (2 * i / d),
          "your function ignores its base argument and always uses 10000."),
+        (lambda i, d, base: two_pi * base ** (2 * (d // 2 - 1 - i) / d),
+         "your ladder runs backwards: pair 0 is the fastest (wavelength 2π, ω_0 = 1) and pair "
+         "d/2 - 1 the slowest, so use i itself in n^(2i/d), not d/2 - 1 - i."),
     ]
 
 

@@ -24,14 +24,22 @@ def _theta(d: int, base: float, exponent: Callable[[np.ndarray, int], np.ndarray
     return base ** (-(2.0 * i / d if exponent is None else exponent(i, d)))
 
 
+def _angles16(positions: np.ndarray, d: int, base: float) -> np.ndarray:
+    """pos * theta with theta and the product in float16 (a low-precision recipe)."""
+    theta = np.float16(base) ** (-2 * np.arange(d // 2, dtype=np.float16) / np.float16(d))
+    return np.asarray(positions, dtype=np.float16)[:, None] * theta
+
+
 def _half(x: np.ndarray, ang: np.ndarray, *, layout: str = "concatenate",
-          swap_sin_cos: bool = False) -> np.ndarray:
+          swap_sin_cos: bool = False, minus: bool = True, dtype: type = np.float64) -> np.ndarray:
     """Rotate-half RoPE for angles ``(seq, d/2)``: ``x * cos + [-x2, x1] * sin``.
 
     ``layout="repeat"`` lays cos/sin out as ``[c0, c0, c1, c1, …]`` (the adjacent-pairs layout)
-    instead of ``[c0, c1, …, c0, c1, …]``; ``swap_sin_cos`` exchanges the two tables.
+    instead of ``[c0, c1, …, c0, c1, …]``; ``swap_sin_cos`` exchanges the two tables;
+    ``minus=False`` forgets the sign of ``-x2``; ``dtype`` is the type cos and sin are taken in.
     """
     h = x.shape[-1] // 2
+    ang = np.asarray(ang).astype(dtype)
     if layout == "repeat":
         cos, sin = np.repeat(np.cos(ang), 2, axis=-1), np.repeat(np.sin(ang), 2, axis=-1)
     else:
@@ -39,7 +47,7 @@ def _half(x: np.ndarray, ang: np.ndarray, *, layout: str = "concatenate",
         sin = np.concatenate([np.sin(ang), np.sin(ang)], axis=-1)
     if swap_sin_cos:
         cos, sin = sin, cos
-    rotated = np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+    rotated = np.concatenate([-x[..., h:] if minus else x[..., h:], x[..., :h]], axis=-1)
     return x * cos + rotated * sin
 
 
@@ -51,14 +59,16 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
     rng = np.random.default_rng(8)
     cases = [
         ("d=4, positions 0..4", (rng.standard_normal((5, 4)), np.arange(5.0), 10000.0)),
-        ("d=8, positions 0..9, base 1000",
-         (rng.standard_normal((10, 8)), np.arange(10.0), 1000.0)),
+        # base 2000, not 1000: 1000 ** (-2i/6) = 10 ** -i = 10000 ** (-2i/8) would make a
+        # theta built with np.linspace(0, 1, d // 2) look like an ignored base here
+        ("d=8, positions 0..9, base 2000",
+         (rng.standard_normal((10, 8)), np.arange(10.0), 2000.0)),
         ("d=16, positions 3, 17, 40, base 500",
          (rng.standard_normal((3, 16)), np.array([3.0, 17.0, 40.0]), 500.0)),
-        # 4 rows, so that the number of rows is neither d nor d/2: a d taken from the wrong axis
-        # differs from every other mistake here
-        ("d=6, positions 7, 2, 11, 5",
-         (rng.standard_normal((4, 6)), np.array([7.0, 2.0, 11.0, 5.0]), 10000.0)),
+        # 5 rows, so that the number of rows is none of d, d/2, d - 2: a d taken from the wrong
+        # axis differs from every other mistake here
+        ("d=6, positions 7, 2, 11, 5, 0",
+         (rng.standard_normal((5, 6)), np.array([7.0, 2.0, 11.0, 5.0, 0.0]), 10000.0)),
     ]
 
     def ref(x: np.ndarray, pos: np.ndarray, base: float) -> np.ndarray:
@@ -75,6 +85,9 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
         i = np.arange(x.shape[-1] // 2)
         return _half(x, np.outer(pos, base ** (-2.0 * i / x.shape[0])))
 
+    float16_hint = ("your angles were computed in float16 (about 3 significant digits): at "
+                    "angles of tens of radians that moves cos and sin by up to ~1e-2. Compute "
+                    "the angles in float32 or float64 (see the pitfall on low precision).")
     radians_hint = ("the angles pos*theta are radians already: use np.cos(angle) directly, "
                     "without any conversion between degrees and radians.")
 
@@ -92,6 +105,11 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
                   "your exponent is 4i/d instead of 2i/d. `np.arange(0, d, 2)` already is 2i "
                   "(0, 2, 4, ...): divide it by d with no extra factor 2. Starting from "
                   "`np.arange(d // 2)` (i itself), multiply by 2 and divide by d, not by d/2."),
+        # np.linspace(0, 1, d // 2) includes 1: exponents 2i/(d - 2), the slowest pair at 1/base
+        Diagnosis(with_theta(lambda i, d: 2.0 * i / (d - 2) if d > 2 else 0.0 * i),
+                  "your exponents run from 0 to 1 inclusive (as `np.linspace(0, 1, d // 2)` "
+                  "gives): 2i/d stops at (d-2)/d, so the slowest pair turns by base ** "
+                  "(-(d-2)/d), not 1/base. Use `np.arange(d // 2) * 2 / d`."),
         Diagnosis(d_from_rows,
                   "d is the head dimension, the last axis `x.shape[-1]`; your theta used "
                   "`x.shape[0]`, the number of rows (tokens)."),
@@ -101,6 +119,12 @@ def check_rope_half(student: Callable[..., Any]) -> Report:
         Diagnosis(lambda x, p, b: _rope.apply(x, p + 1, b, pairing="half"),
                   "rotate the token at position pos by pos*theta, not (pos+1)*theta: the first "
                   "token (pos 0) is not rotated."),
+        Diagnosis(lambda x, p, b: _half(x, _rope.angles(p, x.shape[-1], b), minus=False),
+                  "rotate_half(x) is [-x2, x1]: you swapped the halves but dropped the minus "
+                  "sign on the second half (x2 = x[..., d/2:])."),
+        Diagnosis(lambda x, p, b: _half(x, _angles16(p, x.shape[-1], b)), float16_hint),
+        Diagnosis(lambda x, p, b: _half(x.astype(np.float16), _angles16(p, x.shape[-1], b),
+                                        dtype=np.float16), float16_hint),
         Diagnosis(lambda x, p, b: _half(x, _rope.angles(p, x.shape[-1], b), swap_sin_cos=True),
                   "sin and cos are swapped: x * cos(angle) + rotate_half(x) * sin(angle)."),
         Diagnosis(lambda x, p, b: _half(x, _rope.angles(p, x.shape[-1], b), layout="repeat"),

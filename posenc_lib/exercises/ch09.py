@@ -113,7 +113,17 @@ def check_last_row_weights(student: Callable[[int, float], Any]) -> Report:
     def without_the_query(seq_len: int, slope: float) -> np.ndarray:
         return _softmax(-slope * _dist(seq_len)[:-1])
 
+    def scores_only(seq_len: int, slope: float) -> np.ndarray:
+        return -slope * _dist(seq_len) + 0.0
+
+    def log_weights(seq_len: int, slope: float) -> np.ndarray:
+        return np.log(_row_ref(seq_len, slope))
+
     diagnoses = [
+        Diagnosis(scores_only, "these are the scores -m*dist, not weights (weights are never "
+                               "negative): apply the softmax, exp(score) / sum of exp(score)."),
+        Diagnosis(log_weights, "these are log-weights (log of the softmax, all negative): "
+                               "return the weights themselves, exp of what you have."),
         Diagnosis(unnormalised, "divide by the sum: the weights of a row must add up to 1 "
                                 "(that is the softmax's denominator)."),
         Diagnosis(far_keys_win, "your weights grow with distance instead of shrinking. Either "

@@ -272,6 +272,25 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
         return _yarn(d, s, b, L, low=math.floor(_boundary(_BETA_SLOW, d, b, L)),
                      high=math.ceil(_boundary(_BETA_FAST, d, b, L)))
 
+    def half_d(d, s, b, L):  # i(beta) with d/2, the number of pairs, in place of d
+        def i_of(beta: float) -> float:
+            return (d / 2) * math.log(L / (2 * math.pi * beta)) / (2 * math.log(b))
+        return _yarn(d, s, b, L, low=math.floor(i_of(_BETA_FAST)),
+                     high=math.ceil(i_of(_BETA_SLOW)))
+
+    def both_down(d, s, b, L):  # int() or floor on both boundaries
+        return _yarn(d, s, b, L, low=math.floor(_boundary(_BETA_FAST, d, b, L)),
+                     high=math.floor(_boundary(_BETA_SLOW, d, b, L)))
+
+    def paper_gamma_reversed(d, s, b, L):  # the paper's gamma read as the share interpolated
+        theta = _theta(d, b)
+        gamma = np.clip((L * theta / (2 * math.pi) - _BETA_SLOW) / (_BETA_FAST - _BETA_SLOW), 0, 1)
+        return gamma * theta / s + (1.0 - gamma) * theta
+
+    def hard_switch(d, s, b, L):  # keep the pairs with a turn or more, divide the rest, no ramp
+        theta = _theta(d, b)
+        return np.where(L * theta / (2 * math.pi) >= _BETA_SLOW, theta, theta / s)
+
     def no_two_pi(d, s, b, L):
         def i_of(beta: float) -> float:
             return d * math.log(L / beta) / (2 * math.log(b))
@@ -287,6 +306,21 @@ def check_yarn_by_parts(student: Callable[[int, float, float, int], Any]) -> Rep
                   "When some pair makes at least 32 turns (low >= 0, as in this exercise), both "
                   "keep and fully interpolate the same pairs and differ only on the ramp.",
                   accept=True),
+        Diagnosis(paper_gamma_reversed,
+                  "you used the paper's ramp the wrong way round: in the paper gamma = 1 means "
+                  "*keep* the pair (theta' = (1 - gamma) * theta / s + gamma * theta), the "
+                  "opposite of the code's rho, where 1 means interpolate."),
+        Diagnosis(hard_switch,
+                  "there is no ramp: you kept every pair with at least one turn and divided "
+                  "the rest by s. YaRN keeps pairs i <= low, divides pairs i >= high by s and "
+                  "blends linearly in between."),
+        Diagnosis(half_d,
+                  "in i(beta) = d * ln(L / (2*pi*beta)) / (2 ln base), d is the head dimension, "
+                  "not the number of pairs d/2."),
+        Diagnosis(both_down,
+                  "high rounds up: low = floor(i(32)) but high = ceil(i(1)), not down and not "
+                  "to the nearest integer. Here int(), floor or round on both boundaries all "
+                  "give this ramp, which ends one pair early."),
         Diagnosis(lambda d, s, b, L: _yarn(d, s, b, L, clip=False),
                   "clip the ramp to [0, 1]: without the clip, pairs below low get sped up and "
                   "pairs above high get divided by more than s."),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -16,7 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedLocator, NullLocator
 
-from .. import extrapolation, lab
+from .. import extrapolation, lab, schemes
 from ..explorer import Explorer, Param, explore, int_param
 from ..plotting import OKABE_ITO, SEQUENTIAL
 
@@ -31,20 +32,12 @@ __all__ = [
     "order_accuracy_bars",
 ]
 
-#: colour, marker, line style per scheme (Okabe–Ito colours; markers and dashes for greyscale).
-SCHEME_STYLE: dict[str, tuple[str, str, str]] = {
-    "none": (OKABE_ITO[7], "o", ":"),
-    "learned": (OKABE_ITO[4], "s", "-."),
-    "sinusoidal": (OKABE_ITO[1], "^", "--"),
-    "rope": (OKABE_ITO[0], "D", "-"),
-    "alibi": (OKABE_ITO[2], "v", (0, (6, 2, 1, 2, 1, 2))),
-    "t5": (OKABE_ITO[3], "P", (0, (1, 1))),
-}
+#: colour, marker, line style per scheme, from :data:`posenc_lib.schemes.REGISTRY` (Okabe–Ito
+#: colours; markers and dashes for greyscale).
+SCHEME_STYLE: dict[str, tuple[str, str, Any]] = {
+    s.name: (s.colour, s.marker, s.linestyle) for s in schemes.REGISTRY.values()}
 #: How the book names each scheme in legends.
-SCHEME_LABEL: dict[str, str] = {
-    "none": "NoPE", "learned": "learned", "sinusoidal": "sinusoidal", "rope": "RoPE",
-    "alibi": "ALiBi", "t5": "T5 bias",
-}
+SCHEME_LABEL: dict[str, str] = {s.name: s.label for s in schemes.REGISTRY.values()}
 _ATTN_NORM = dict(gamma=0.5, vmin=0.0, vmax=1.0)  # square-root colour scale: faint mass shows
 
 

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
-from .. import catalogue
+from .. import catalogue, schemes
 from ..explorer import Explorer, explore, int_param
 from ..plotting import OKABE_ITO, SEQUENTIAL
 
@@ -31,10 +31,6 @@ WHERE_STYLE: dict[str, tuple[str, str]] = {
     "scores": (OKABE_ITO[2], "^"),
     "nowhere": ("#666666", "X"),
 }
-_PANEL_NAMES = {"none": "NoPE", "sinusoidal": "sinusoidal", "learned": "learned table",
-                "rope": "RoPE", "alibi": "ALiBi", "t5": "T5 buckets"}
-_SCHEME_WHERE = {"none": "nowhere", "sinusoidal": "input", "learned": "input",
-                 "rope": "queries-keys", "alibi": "scores", "t5": "scores"}
 
 
 # -- where each method enters ----------------------------------------------------------------
@@ -220,8 +216,9 @@ def same_token_logits(fig: Figure, seq_len: int = 32, train_len: int = 16,
         if scheme == "learned" and seq_len > train_len:
             ax.text((train_len + seq_len) / 2 - 0.5, (train_len + seq_len) / 2 - 0.5,
                     "no row", ha="center", va="center", fontsize=8, color="#333333")
-        colour, marker = WHERE_STYLE[_SCHEME_WHERE[scheme]]
-        ax.set_title(f"{_PANEL_NAMES[scheme]} · {_SCHEME_WHERE[scheme]}", fontsize=9.5,
+        where = schemes.get(scheme).acts_on
+        colour, marker = WHERE_STYLE[where]
+        ax.set_title(f"{schemes.get(scheme).long_label} · {where}", fontsize=9.5,
                      color="black")
         ax.plot([0.04], [1.09], marker=marker, color=colour, transform=ax.transAxes,
                 clip_on=False, markersize=6)

@@ -23,8 +23,9 @@ _SQ1 = float(np.sum(_ROW ** 2))                 # pos² · d = 6400 (the norm wi
 _ONE1 = float(np.linalg.norm(encodings.integer(2, _D1)[1]))   # √d = 8: the norm at position 1
 assert math.isclose(_NORM1, _POS1 * math.sqrt(_D1))
 
-# Q2: from which position does s · pos outgrow an average word? (s = 0.001, d = 16)
-_D, _S = 16, 0.001
+# Q2: from which position does s · pos outgrow an average word? (s = 0.002, d = 16; the chapter
+# works s = 0.001 out in full, so the quiz asks for a scale it does not show)
+_D, _S = 16, 0.002
 _words, _labels, _vectors = toy.clustered_vocabulary(d=_D)
 _WORD_NORM = float(np.mean(np.linalg.norm(_vectors, axis=1)))
 
@@ -34,14 +35,14 @@ def _first_position_above(level: float) -> int:
     return math.floor(level) + 1
 
 
-_EXACT2 = _WORD_NORM / (_S * math.sqrt(_D))     # 208.9: the crossing
-_CROSS2 = _first_position_above(_EXACT2)         # 209
-_EXACT2_SHOWN = f"{math.floor(10 * _EXACT2) / 10:.1f}"     # 208.9 (truncated, not rounded)
+_EXACT2 = _WORD_NORM / (_S * math.sqrt(_D))     # 104.4: the crossing
+_CROSS2 = _first_position_above(_EXACT2)         # 105
+_EXACT2_SHOWN = f"{math.floor(10 * _EXACT2) / 10:.1f}"     # 104.4 (truncated, not rounded)
 # the prompt quotes the norm to 4 decimals; the answer must not change with that rounding
 assert _first_position_above(round(_WORD_NORM, 4) / (_S * math.sqrt(_D))) == _CROSS2
-_NO_ROOT2 = _first_position_above(_WORD_NORM / _S)          # forgot √d: 836
-_BY_D2 = _first_position_above(_WORD_NORM / (_S * _D))      # divided by d, not √d: 53
-_TIMES2 = _first_position_above(_WORD_NORM * math.sqrt(_D) / _S)   # multiplied by √d: 3344
+_NO_ROOT2 = _first_position_above(_WORD_NORM / _S)          # forgot √d: 418
+_BY_D2 = _first_position_above(_WORD_NORM / (_S * _D))      # divided by d, not √d: 27
+_TIMES2 = _first_position_above(_WORD_NORM * math.sqrt(_D) / _S)   # multiplied by √d: 1672
 assert _BY_D2 < _CROSS2 < _NO_ROOT2 < _TIMES2
 assert _S * _CROSS2 * math.sqrt(_D) > _WORD_NORM > _S * (_CROSS2 - 1) * math.sqrt(_D)
 

@@ -183,8 +183,10 @@ QUIZ = quiz.quiz(
                     "One step turns the angle by 0.01 radian, so the sine changes by at most 0.01 "
                     f"(ten rounding steps), and {_SAME_NEIGHBOURS} neighbouring pairs already "
                     "agree to 3 decimals. A slow wave blurs near positions (and keeps far ones "
-                    "apart only if its wavelength, here 2π/0.01 ≈ "
-                    f"{2 * np.pi / 0.01:.0f}, is longer than the sequence); a fast wave separates neighbours "
+                    "apart only while the whole sequence stays on its first rising flank, which "
+                    "ends at the first peak, a quarter wavelength from 0; here the wavelength is "
+                    f"2π/0.01 ≈ {2 * np.pi / 0.01:.0f}, so the flank ends near position "
+                    f"{2 * np.pi / 0.01 / 4:.0f}); a fast wave separates neighbours "
                     "but repeats. Chapters 4 and 5 "
                     "combine frequencies to get both."),
         quiz.option("A slow sine is no longer bounded by 1.", False,

@@ -41,6 +41,8 @@ _SLOWEST = math.pi * _D                                   # longest wavelength 2
 _FAR = _K[_K > _SLOWEST]                                  # offsets 202 … 10 000
 _FAR_END = f"{_FAR[-1]:,}".replace(",", " ")             # 10 000, spaced as in the chapter
 _N_LIN = int(np.sum(_SIM_LIN[_FAR] > _SIM_LIN[100]))
+_DIP = int(np.argmin(_SIM_LIN[:201]))                    # the similarity's lowest point: 66
+assert 40 < _DIP < 100 and _SIM_LIN[_DIP] < _SIM_LIN[100]   # "a few dozen"; 100 is past the dip
 _N_GEO = int(np.sum(_SIM_GEO[_FAR] > _SIM_GEO[100]))
 assert np.min(np.abs(_SIM_LIN[_FAR] - _SIM_LIN[100])) > 1e-9      # no near-ties: counts portable
 assert np.min(np.abs(_SIM_GEO[_FAR] - _SIM_GEO[100])) > 1e-9
@@ -137,9 +139,12 @@ QUIZ = quiz.quiz(
                     f"{int(_BACK_64.sum())} pairs whose i + 1 divides 120 have turned a whole "
                     "number of times, give or take 0.02 radian. They see offset 754 as if it "
                     "were offset 0."),
-        quiz.option("Past about πd, more similar no longer means nearer.", True,
-                    f"The slowest pair has wavelength πd ≈ {_SLOWEST:.0f}; beyond that nothing in "
-                    f"the encoding keeps falling. 754 = 2π · {_TURNS_754:.3f} brings the "
+        quiz.option("Past a few dozen offsets, more similar no longer means nearer.", True,
+                    f"The similarity falls only as far as offset {_DIP}, its lowest point "
+                    f"({_SIM_LIN[_DIP]:.2f}); offset 100 already looks more alike "
+                    f"({_SIM_LIN[100]:.2f}). Further out the pairs' phases decide: no pair can "
+                    f"say \"nearer\" beyond half its wavelength, at most πd/2 ≈ "
+                    f"{_SLOWEST / 2:.0f} for the slowest, and 754 = 2π · {_TURNS_754:.3f} brings the "
                     f"{int(_BACK_64.sum())} of {_D // 2} pairs whose i + 1 divides 120 back into "
                     f"step. In all, {_N_LIN} of the {len(_FAR)} offsets from {_FAR[0]} to "
                     f"{_FAR_END} look more alike than offset 100; with the geometric schedule "

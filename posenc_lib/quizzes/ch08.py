@@ -117,7 +117,8 @@ QUIZ = quiz.quiz(
                     f"−{_TURN[_BASE_DIST]}° + 360° mirrors {_TURN[_BASE_DIST]}°, and a mirror "
                     f"turn gives the same score only for special q and k. (A key {_CHOICES[0]} positions "
                     f"*before* the query would do it: it turns by {-_TURN[2]}° ≡ "
-                    f"{360 - _TURN[2]}° = {_TURN[_BASE_DIST]}°. RoPE's offsets are signed.)"),
+                    f"{360 - _TURN[2]}°, the same turn as distance {_BASE_DIST}. RoPE's offsets "
+                    f"are signed.)"),
         quiz.option("6 positions", False,
                     f"{_TURN[6]}° is a whole turn, so the key points as it does at distance 0, "
                     f"not at distance {_BASE_DIST} (sample q and k: {_S2[6]:+.3f}, the same as "
@@ -166,11 +167,11 @@ QUIZ = quiz.quiz(
         kind="compute",
     ),
     quiz.question(
-        f"Draw a random query q (d = {_DR}, standard normal coordinates) and a key k = q + n, "
-        f"where the noise n is drawn independently in the same way. What does the *average* "
+        f"Draw a random query q (d = {_DR}, standard normal coordinates) and a key k = q + z, "
+        f"where the noise z is drawn independently in the same way. What does the *average* "
         f"score q·R_r k do as the distance r grows from 0 to 10000?",
         quiz.option("Stays near 0 at all distances", False,
-                    f"That is what independent q and k do: q·R_r n alone averages "
+                    f"That is what independent q and k do: q·R_r z alone averages "
                     f"{_INDEP[0]:+.1f}, {_INDEP[1000]:+.1f} and {_INDEP[10000]:+.1f} at r = 0, "
                     f"1000 and 10000 in {_DRAWS} draws. But k shares q's part: for every pair, "
                     f"the average of h_i = conj(q_(i))·k_(i) is that of |q_(i)|², about "
@@ -183,8 +184,8 @@ QUIZ = quiz.quiz(
                     f"{_MEAN[1000]:.1f} and {_MEAN[10000]:.1f}. Correlated query and key decay "
                     f"on average; independent ones do not."),
         quiz.option("Falls from about 256 towards 0", False,
-                    f"About 2d = {2 * _DR} is |k|² (|q|² + |n|², measured {_K_SQ:.0f}), but the "
-                    f"score is q·k, not k·k. At r = 0 it is |q|² + q·n, on average d = {_DR} + "
+                    f"About 2d = {2 * _DR} is |k|² (|q|² + |z|², measured {_K_SQ:.0f}), but the "
+                    f"score is q·k, not k·k. At r = 0 it is |q|² + q·z, on average d = {_DR} + "
                     f"0 (measured {_MEAN[0]:.1f})."),
         quiz.option("Stays about 128 at every distance", False,
                     f"It starts there ({_MEAN[0]:.1f} at r = 0), but the rotation turns each "

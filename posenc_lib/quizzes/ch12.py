@@ -48,8 +48,10 @@ QUIZ = quiz.quiz(
                     f"base so that the slowest pair is divided by exactly {_S}; YaRN keeps the "
                     f"fast pairs, divides the slow ones by {_S}, ramps in between, and multiplies "
                     f"q and k by {_YARN_QK:.3f} each, so every logit grows by {_YARN_QK:.3f}² ≈ "
-                    f"{_YARN_LOGITS:.2f}. Both work without fine-tuning (chapter 11), and a "
-                    "short fine-tune improves them."),
+                    f"{_YARN_LOGITS:.2f}. Both helped chapter 11's lab model without any "
+                    "training. On real models they extend the context only somewhat without "
+                    "fine-tuning (NTK is best set for a factor above the stretch, or recomputed "
+                    "per length), and a short fine-tune improves them."),
         quiz.option(f"Divide every frequency by {_S}, as PI does.", False,
                     "Position interpolation maps every new position into the trained range, but "
                     f"packs neighbours {_S} times closer, and the model has to relearn them: PI "

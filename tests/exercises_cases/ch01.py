@@ -91,6 +91,8 @@ CASES = {
         "wrong": [
             (lambda q, k: _softmax_rows(q @ k.T), "divide the scores by sqrt(`d_k`)"),
             (lambda q, k: _softmax_rows(q @ k.T / q.shape[-1]), "not `d_k`"),
+            (lambda q, k: _softmax_rows(q @ k.T / (q.shape[-1] ** 1 / 2)), "`d_k**1/2` means"),
+            (lambda q, k: _softmax_rows(-(q @ k.T) / np.sqrt(q.shape[-1])), "wrong sign"),
             (lambda q, k: _softmax_rows(q @ k.T / np.sqrt(k.shape[0])), "sqrt(`L_k`)"),
             (lambda q, k: _softmax_rows(q @ k.T / np.sqrt(len(q))), "sqrt(`L_q`)"),
             (lambda q, k: _softmax_rows(q @ k.T * np.sqrt(q.shape[-1])), "you multiplied"),

@@ -58,6 +58,7 @@ CASES = {
             (lambda L: 0.0 if L == 1 else normalized_positions(L), "not a bare number"),
             (lambda L: normalized_positions(L)[::-1], "reversed"),
             (lambda L: np.arange(L) // max(L - 1, 1), "integer division"),
+            (lambda L: (np.arange(L) / max(L - 1, 1)).astype(int), "no .astype(int)"),
             (lambda L: normalized_positions(L).astype(np.float16), "float16"),
             # NaN for one token without any numpy warning: still the missing guard
             (lambda L: np.array([math.nan]) if L == 1 else normalized_positions(L),
@@ -80,6 +81,9 @@ CASES = {
             (lambda w, p: _norms(np.asarray(w) + p) / _norms(w), "not the norm of the sum"),
             (lambda w, p: _norms(np.asarray(p) / w), "divide the two norms"),
             (lambda w, p: (_norms(p) / _norms(w))[:, None], "not a column"),
+            (lambda w, p: _norms(p) / _norms(w).mean(), "average word norm"),
+            (lambda w, p: np.asarray(p)[:, 0] * math.sqrt(np.shape(p)[1]) / _norms(w),
+             "only when every coordinate of the row is the same"),
             (lambda w, p: norm_ratio(w, p).astype(np.float16), "float16"),
             (lambda w, p: _norms16(p) / _norms16(w), "float16"),
         ],

@@ -21,6 +21,13 @@ def _count_fast(values, decimals):
     return int(np.sum(c * (c - 1) // 2))
 
 
+def _string_keys(values, decimals):
+    """Group by formatted strings: "-0.000" and "0.000" stay apart."""
+    from collections import Counter
+    counts = Counter(f"{float(v):.{decimals}f}" for v in values)
+    return sum(n * (n - 1) // 2 for n in counts.values())
+
+
 def _tolerance(values, decimals):
     v = np.asarray(values, dtype=float)
     close = np.abs(v[:, None] - v[None, :]) <= 0.5 * 10.0 ** -decimals
@@ -59,6 +66,7 @@ CASES = {
             (lambda L, d, w: sine_encoding(L, d, 1.0), "multiply the position by omega"),
             (lambda L, d, w: sine_encoding(L, d, 1.0 / w), "do not divide"),
             (lambda L, d, w: sine_encoding(L, d, 2 * math.pi * w), "no factor 2π"),
+            (lambda L, d, w: sine_encoding(L, d, 2 * w), "you doubled the angle"),
             # the chapter's own warning: the angle taken as the dimension index
             (lambda L, d, w: np.array([[math.sin(w * j) for j in range(d)] for _ in range(L)]),
              "not the dimension index"),
@@ -84,6 +92,7 @@ CASES = {
             (_truncate, "you truncated"),
             (_floor, "you rounded down"),
             (lambda v, dec: count_collisions(v, 3), "use the decimals argument"),
+            (_string_keys, "kept -0.000 and 0.000 apart"),
             # strings must not pass, even when they spell the right count
             (lambda v, dec: str(count_collisions(v, dec)), "expected numbers"),
             (lambda v, dec: [(p, q) for p in range(len(v)) for q in range(p + 1, len(v))

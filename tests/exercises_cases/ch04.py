@@ -72,6 +72,8 @@ CASES = {
             (lambda k, w: _rot(k * w, 1, 1), "has a minus"),
             (lambda k, w: np.diag([math.cos(k * w)] * 2), "off-diagonal entries are missing"),
             (lambda k, w: pair_shift(k, w).ravel(), "expected shape"),
+            (lambda k, w: pair_shift(abs(k), w), "did you take abs(k)?"),
+            (lambda k, w: pair_shift(int(k), w), "wrong values"),       # caught by k = 2.5
         ],
     },
 }

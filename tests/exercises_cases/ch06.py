@@ -146,6 +146,7 @@ CASES = {
             (lambda i, d, b: round(2 * math.pi * b ** (2 * i / d)), "wrong values"),
             (lambda i, d, b: 2 * math.pi * b ** (2 * i // d), "integer division"),
             (lambda i, d, b: 2 * math.pi * b ** ((2 * i + 1) / d), "(2i+1)/d"),
+            (lambda i, d, b: 2 * math.pi * b ** (2 * (d // 2 - 1 - i) / d), "ladder runs backwards"),
         ],
     },
     "check_shift_matrix": {

@@ -76,6 +76,33 @@ def _d_from_rows(x, positions, base=10000.0):
     return rope_half(x, positions, base, theta_of=lambda i, d, base: base ** (-2 * i / rows))
 
 
+def _theta_from_linspace(x, positions, base=10000.0):
+    """Exponents from np.linspace(0, 1, d // 2): 0 .. 1 inclusive, i.e. 2i/(d - 2)."""
+    d = np.shape(x)[-1]
+    exps = np.linspace(0, 1, d // 2)
+    return rope_half(x, positions, base, theta_of=lambda i, d, base: base ** -exps[i])
+
+
+def _swap_without_minus(x, positions, base=10000.0):
+    """x * cos + [x2, x1] * sin: the halves swapped, the minus sign forgotten."""
+    x = np.asarray(x, dtype=float)
+    h = x.shape[-1] // 2
+    theta = base ** (-2 * np.arange(h) / x.shape[-1])
+    ang = np.outer(positions, theta)
+    cos, sin = np.tile(np.cos(ang), 2), np.tile(np.sin(ang), 2)
+    return x * cos + np.concatenate([x[:, h:], x[:, :h]], axis=1) * sin
+
+
+def _float16_angles(x, positions, base=10000.0):
+    """The angles computed in float16 (as the chapter's pitfall warns), the rest in float64."""
+    x = np.asarray(x, dtype=float)
+    h = x.shape[-1] // 2
+    theta = (np.float16(base) ** (-2 * np.arange(h, dtype=np.float16) / np.float16(x.shape[-1])))
+    ang = (np.asarray(positions, dtype=np.float16)[:, None] * theta).astype(float)
+    cos, sin = np.tile(np.cos(ang), 2), np.tile(np.sin(ang), 2)
+    return x * cos + np.concatenate([-x[:, h:], x[:, :h]], axis=1) * sin
+
+
 def _in_place(x, positions, base=10000.0):  # a correct answer that overwrites its input
     x[...] = rope_half(x, positions, base)
     return x
@@ -102,6 +129,9 @@ CASES = {
             (lambda x, p, b: rope_half(x, p, b, pos_of=lambda r, pos: pos + 1),
              "not (pos+1)*theta"),
             (lambda x, p, b: rope_half(x, p, b, swap_sin_cos=True), "sin and cos are swapped"),
+            (_theta_from_linspace, "np.linspace(0, 1, d // 2)"),
+            (_swap_without_minus, "dropped the minus sign"),
+            (_float16_angles, "computed in float16"),
             (lambda x, p, b: rope_half(x, p, b, repeat_tables=True), "np.repeat"),
             (lambda x, p, b: rope_half(x, p), "you ignored the argument `base`"),
             (lambda x, p, b: rope_half(x, p, b, pos_of=lambda r, pos: r),

@@ -146,6 +146,8 @@ CASES = {
     "check_last_row_weights": {
         "correct": last_row_weights,
         "wrong": [
+            (lambda L, m: np.array([-m * (L - 1 - j) for j in range(L)]), "these are the scores"),
+            (lambda L, m: np.log(last_row_weights(L, m)), "log-weights"),
             (lambda L, m: np.exp(-m * (L - 1 - np.arange(L))), "divide by the sum"),
             # indexed by distance / penalty added: the same numbers, one hint naming both
             (lambda L, m: _normalise(np.exp(-m * np.arange(L))), "indexed the result by distance"),

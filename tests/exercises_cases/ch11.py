@@ -39,6 +39,25 @@ def yarn_by_parts(d, factor, base, L, low=None, high=None, ramp=None, blend=None
     return np.array(out)
 
 
+def _yarn_paper_reversed(d, factor, base, L):
+    """The paper's gamma read as the share interpolated (gamma = 1 means keep in the paper)."""
+    out = []
+    for i in range(d // 2):
+        theta = base ** (-2.0 * i / d)
+        r = L * theta / (2 * math.pi)
+        gamma = 0.0 if r < 1 else 1.0 if r > 32 else (r - 1) / 31
+        out.append(gamma * theta / factor + (1 - gamma) * theta)
+    return np.array(out)
+
+
+def _yarn_hard_switch(d, factor, base, L):
+    out = []
+    for i in range(d // 2):
+        theta = base ** (-2.0 * i / d)
+        out.append(theta if L * theta / (2 * math.pi) >= 1 else theta / factor)
+    return np.array(out)
+
+
 def yarn_paper(d, factor, base, L):
     out = []
     for i in range(d // 2):
@@ -99,6 +118,13 @@ CASES = {
     "check_yarn_by_parts": {
         "correct": yarn_by_parts,
         "wrong": [
+            (_yarn_paper_reversed, "the paper's ramp the wrong way round"),
+            (_yarn_hard_switch, "there is no ramp"),
+            (lambda d, s, b, L: yarn_by_parts(d, s, b, L, low=int(_i_of(32.0, d, b, L)),
+                                              high=int(_i_of(1.0, d, b, L))), "high rounds up"),
+            (lambda d, s, b, L: yarn_by_parts(d, s, b, L, low=math.floor(_i_of(32.0, d / 2, b, L)),
+                                              high=math.ceil(_i_of(1.0, d / 2, b, L))),
+             "not the number of pairs d/2"),
             (lambda d, s, b, L: yarn_by_parts(d, s, b, L, ramp=lambda i, lo, hi: (i - lo) / (hi - lo)),
              "clip the ramp"),
             (lambda d, s, b, L: yarn_by_parts(
