@@ -162,3 +162,21 @@ def test_none_on_some_cases_is_not_called_a_stub():
     text = exercises.check_alibi_bias(only_causal).text()
     assert "replace `...`" not in text and "returned None here" in text, text
     assert "replace `...`" in exercises.check_alibi_bias(lambda L, m, c: None).text()
+
+
+def test_not_implemented_on_some_cases_is_not_called_a_stub():
+    """Powers of two handled, the rest raising NotImplementedError: the cases that pass count."""
+    right = exercises_cases.ch09.alibi_slopes
+
+    def powers_of_two_only(num_heads):
+        if num_heads & (num_heads - 1):
+            raise NotImplementedError
+        return right(num_heads)
+
+    report = exercises.check_alibi_slopes(powers_of_two_only)
+    assert 0 < report.passed < report.total and "NotImplementedError here" in report.text()
+
+    def stub(num_heads):
+        raise NotImplementedError
+
+    assert "Not implemented yet" in exercises.check_alibi_slopes(stub).text()

@@ -105,3 +105,22 @@ def test_split_printouts_are_joined():
     tool.merge_streams(cell)
     assert [(o.name, o.text) for o in cell.outputs] == [
         ("stdout", "a\nb\n"), ("stderr", "w\n"), ("stdout", "c\n")]
+
+
+def _timing_cell(source: str, text: str) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["nbval-ignore-output"]})
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+    return cell
+
+
+def test_an_unchanged_timing_keeps_its_stored_text_but_new_words_do_not():
+    src = 'print(f"trained in {t:.0f} s")'
+    before = nbformat.v4.new_notebook(cells=[_timing_cell(src, "trained in 80 s\n")])
+    after = nbformat.v4.new_notebook(cells=[_timing_cell(src, "trained in 83 s\n")])
+    tool.keep_unchanged_timings(after, before)
+    assert after.cells[0].outputs[0].text == "trained in 80 s\n"     # only the number moved
+    # the source was edited on disk before the run: the stored text has other words
+    before = nbformat.v4.new_notebook(cells=[_timing_cell(src, "36 training runs: 80 s\n")])
+    after = nbformat.v4.new_notebook(cells=[_timing_cell(src, "36 models, loaded: 80 s\n")])
+    tool.keep_unchanged_timings(after, before)
+    assert after.cells[0].outputs[0].text == "36 models, loaded: 80 s\n"

@@ -126,6 +126,16 @@ def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
         counts = np.unique(np.array(keys, dtype=float), axis=0, return_counts=True)[1]
         return int((counts * (counts - 1) // 2).sum())
 
+    def ceiled(values: np.ndarray, decimals: int) -> int:
+        scale = 10.0 ** decimals
+        return _per.count_collisions(np.ceil(values * scale) / scale, decimals)
+
+    def full_unit(values: np.ndarray, decimals: int) -> int:
+        return len(_per.close_pairs(values, 10.0 ** -decimals))
+
+    def coarser(values: np.ndarray, decimals: int) -> int:
+        return _per.count_collisions(values, decimals - 1) if decimals > 0 else None
+
     def fixed_three(values: np.ndarray, decimals: int) -> int:
         return _per.count_collisions(values, 3)
 
@@ -146,6 +156,13 @@ def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
                              "nearest with np.round(values, decimals)."),
         Diagnosis(floored, "you rounded down (np.floor); round to the nearest with "
                            "np.round(values, decimals)."),
+        Diagnosis(ceiled, "you rounded up (np.ceil); round to the nearest with "
+                          "np.round(values, decimals)."),
+        Diagnosis(full_unit, "you compared with a tolerance of one unit of the last decimal "
+                             "(|a - b| <= 10**-decimals). This exercise asks for equality after "
+                             "np.round(values, decimals)."),
+        Diagnosis(coarser, "you rounded to one decimal fewer than asked: use "
+                           "np.round(values, decimals) with the decimals argument itself."),
         Diagnosis(signed_zero, "you kept -0.000 and 0.000 apart (a string key such as "
                                "f'{x:.3f}' does, or np.signbit). They are the same value: "
                                "compare the rounded numbers themselves."),

@@ -269,7 +269,7 @@ def decay_explorer() -> Explorer:
         log_param("b", "base b", 10.0, 100000.0, 10000.0,
                   (10.0, 100.0, 1000.0, 10000.0, 100000.0), step=0.05,
                   description="frequency base (log scale)"),
-        title="RoPE: how the bound on the score shrinks with distance (for fixed content)",
+        title="RoPE: how the bound on the score changes with distance (for fixed content)",
         alt=(lambda d, b: f"Two curves against the distance between query and key, from 1 to "
              f"10000 on a log axis, for d={d} and base b={b:g}: RoFormer's upper bound "
              f"normalised to 1 at distance 0, and the score of an all-ones query and key divided "

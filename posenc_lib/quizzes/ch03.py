@@ -81,6 +81,13 @@ assert _N001 < _N1 and _STEP001 <= 0.01 and _SAME_NEIGHBOURS > 0
 assert _LONG001 < _LONG1 and abs(_LONG001 / _LONG1 - 1) < 0.01   # "about the same, slightly fewer"
 
 
+# Q4's "nearly repeats in that sense": a miss below 0.001 radian; 710 qualifies at ω = 1, and at
+# ω = 10 the first offset that does is 71 (6, the offset nearest one turn, misses by 0.28)
+_MISS6 = float(periodicity.wrap_error([6])[0])
+assert periodicity.wrap_error([710])[0] < 1e-3 < _MISS6
+assert [k for k in range(1, 72) if periodicity.wrap_error([k], 10.0)[0] < 1e-3] == [71]
+
+
 QUIZ = quiz.quiz(
     quiz.question(
         "Why are sin p and sin q never *exactly* equal for two different whole numbers p and q?",
@@ -134,10 +141,12 @@ QUIZ = quiz.quiz(
         kind="compute",
     ),
     quiz.question(
-        "sin(pos) nearly repeats after 710 positions, because 710 ≈ 113 turns of 2π. After how "
-        "many positions does sin(10·pos) first nearly repeat, for every pos?",
+        "sin(pos) nearly repeats after 710 positions, because 710 ≈ 113 turns of 2π (it misses "
+        "a whole number of turns by less than 0.001 radian). After how many positions does "
+        "sin(10·pos) first nearly repeat in that sense, for every pos?",
         quiz.option("6 positions", False,
-                    f"6 ≈ 1 turn is a near-period of sin(pos), but at ω = 10 the angle moves "
+                    f"6 is the offset closest to one turn of sin(pos) (it misses by "
+                    f"{_MISS6:.2f} radian), but at ω = 10 the angle moves "
                     f"by 10 · 6 = 60 radians ≈ {_TURNS10[6]:.2f} turns, {_D10[6]:.2f} radians "
                     "from a whole number. Multiply the offset by ω before comparing with 2π."),
         quiz.option("63 positions", False,

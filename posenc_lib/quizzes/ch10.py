@@ -144,10 +144,11 @@ def build(order: Any, order_bos: Any, latest: Any, sweep: Any, copy_seeds: Any,
                         "between them (chapter 8): shifting both positions changes nothing."),
             quiz.option("Softmax attention over more than 32 keys cannot stay sharp enough to "
                         "copy.", False,
-                        "The softmax is the same in every scheme, and ALiBi keeps "
-                        f"{latest.accuracy['alibi'][-1]:.2f} on the latest-signal task at 256 "
-                        "tokens. What matters is what the scores look like at distances never "
-                        "seen in training."),
+                        "More keys alone do not blur a softmax whose target scores clearly "
+                        "highest: what matters is whether other keys score as high. In RoPE's "
+                        "copying head on 256-token inputs, some far keys, at distances never "
+                        "seen in training, draw weight away from the key 3 back: the stray "
+                        "stripes in the attention map."),
         ),
         quiz.question(
             f"ALiBi's steep head has slope m = 1/{round(1 / m_steep)}. Two keys have the same "

@@ -93,6 +93,11 @@ CASES = {
             (_floor, "you rounded down"),
             (lambda v, dec: count_collisions(v, 3), "use the decimals argument"),
             (_string_keys, "kept -0.000 and 0.000 apart"),
+            (lambda v, dec: count_collisions(np.ceil(np.asarray(v) * 10.0 ** dec) / 10.0 ** dec, dec),
+             "you rounded up"),
+            (lambda v, dec: int(np.triu(np.abs(np.subtract.outer(v, v)) <= 10.0 ** -dec, 1).sum()),
+             "one unit of the last decimal"),
+            (lambda v, dec: count_collisions(v, dec - 1), "one decimal fewer"),
             # strings must not pass, even when they spell the right count
             (lambda v, dec: str(count_collisions(v, dec)), "expected numbers"),
             (lambda v, dec: [(p, q) for p in range(len(v)) for q in range(p + 1, len(v))
