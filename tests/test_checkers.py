@@ -180,3 +180,16 @@ def test_not_implemented_on_some_cases_is_not_called_a_stub():
         raise NotImplementedError
 
     assert "Not implemented yet" in exercises.check_alibi_slopes(stub).text()
+
+
+def test_coinciding_mistakes_are_offered_as_alternatives():
+    """On the hand example, rounding to one decimal fewer, a one-unit tolerance and counting the
+    positions with a double all give 11: the hint lists them as alternatives, and a later case
+    names the one actually made."""
+    def coarser(values, decimals):
+        return exercises_cases.ch03.count_collisions(values, decimals - 1)
+
+    text = exercises.check_count_collisions(coarser).text()
+    first, *rest = text.splitlines()[1:]
+    assert "more than one usual mistake" in first and "(1)" in first and "(2)" in first, text
+    assert any("one decimal fewer" in m and "more than one" not in m for m in rest), text

@@ -226,6 +226,16 @@ def _integer_message(got: Any, expected: Any) -> str:
             "np.zeros(shape, dtype=int) or np.zeros_like(an integer array).")
 
 
+def _joined_hints(hints: list[str]) -> str:
+    """One hint as it is; several (mistakes that coincide on this case) as alternatives, so no
+    learner reads a mistake they did not make as the diagnosis."""
+    unique = list(dict.fromkeys(hints))
+    if len(unique) == 1:
+        return unique[0]
+    return ("more than one usual mistake gives exactly this result here; the other cases tell "
+            "them apart. " + " ".join(f"({k}) {h}" for k, h in enumerate(unique, 1)))
+
+
 def run_checks(title: str, student: Callable[..., Any], reference: Callable[..., Any],
                cases: Sequence[tuple[str, tuple[Any, ...]]],
                diagnoses: Sequence[Diagnosis] = (), *, atol: float = 1e-6) -> Report:
@@ -289,7 +299,7 @@ def run_checks(title: str, student: Callable[..., Any], reference: Callable[...,
                     notes.append(d.hint)
             continue
         if matched:
-            hint(name, " ".join(d.hint for d in matched))
+            hint(name, _joined_hints([d.hint for d in matched]))
             continue
         arr = _float_array(got)
         exp = np.asarray(expected, dtype=float)
