@@ -78,7 +78,7 @@ QUIZ = quiz.quiz(
                     "The shift keeps every distance j − i and changed nothing; the second list "
                     "has other distances and changed the logits. That is the signature of a "
                     "relative scheme (RoPE, ALiBi, T5). Exercise 1 adds the zero input to tell "
-                    "which of them."),
+                    "RoPE (whose logits vanish) from the two biases."),
         quiz.option("It must be RoPE: only a rotation ignores a shift.", False,
                     "ALiBi and T5 add a bias that depends on j − i only, so they ignore a shift "
                     "just as well. To tell RoPE from them, feed x = 0: only RoPE's logits "
