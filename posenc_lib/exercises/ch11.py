@@ -172,6 +172,10 @@ def check_ntk_frequencies(student: Callable[[int, float, float], Any]) -> Report
         Diagnosis(lambda d, b, s: _theta(d, b ** (d / (d - 2)) * s),
                   "only s is raised to the power d / (d - 2): the new base is "
                   "base * s ** (d / (d - 2)), with the base itself not raised."),
+        Diagnosis(lambda d, b, s: (b * s ** (d / (d - 2))) ** (-2.0 * np.arange(d // 2) / (d - 2)),
+                  "the frequencies are new_base ** (-2i/d): the d - 2 belongs only in the "
+                  "exponent d / (d - 2) of s inside the new base, not in the frequencies' "
+                  "exponent."),
         Diagnosis(lambda d, b, s: (b * s ** (d / (d - 2))) ** (-np.arange(d // 2) / d),
                   "the frequencies are new_base ** (-2i/d): the exponent uses 2i, not i."),
         Diagnosis(lambda d, b, s: 2 * math.pi / ref(d, b, s),
@@ -187,7 +191,7 @@ def check_ntk_frequencies(student: Callable[[int, float, float], Any]) -> Report
                   "return one frequency per pair, i = 0 … d/2 - 1 (d/2 values), not one per "
                   "dimension."),
     ]
-    return run_checks("ntk_frequencies", student, ref, cases, _first_wins(diagnoses))
+    return run_checks("ntk_frequencies", student, ref, cases, diagnoses)
 
 
 # -- exercise 3: YaRN ("NTK-by-parts"), boundaries and blend ----------------------------------

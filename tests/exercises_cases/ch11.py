@@ -97,6 +97,8 @@ CASES = {
     "check_ntk_frequencies": {
         "correct": ntk_frequencies,
         "wrong": [
+            (lambda d, b, s: (b * s ** (d / (d - 2))) ** (-2.0 * np.arange(d // 2) / (d - 2)),
+             "not in the frequencies' exponent"),
             (lambda d, b, s: _theta(d, b * s), "not by s"),
             (lambda d, b, s: _theta(d, b * s ** (d // (d - 2))), "integer division"),
             (lambda d, b, s: _theta(d, b * s ** ((d - 2) / d)), "the exponent is d / (d - 2)"),
