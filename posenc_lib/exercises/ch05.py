@@ -141,6 +141,12 @@ def check_octave_counts(student: Callable[[np.ndarray], Any]) -> Report:
         Diagnosis(lambda lam: _bincount(_octaves(lam, rounding=np.rint)),
                   "round down with np.floor, not to the nearest whole number: octave b holds "
                   "every ratio from 2**b up to 2**(b+1)."),
+        Diagnosis(lambda lam: _bincount(np.maximum(_octaves(lam, rounding=np.ceil, eps=-1e-9) - 1,
+                                                   0)),
+                  "octave b is closed on the left, [2**b, 2**(b+1)): a ratio of exactly 2**b "
+                  "starts octave b. Your octaves are closed on the right (2**b, 2**(b+1)], so "
+                  "every exact power of two lands one octave too low: use "
+                  "floor(log2(ratio) + 1e-9)."),
         Diagnosis(lambda lam: _bincount(_octaves(lam, eps=0.0)),
                   "a ratio a hair below a power of two (3.9999999999 instead of 4, from "
                   "rounding) fell into the octave below: add 1e-9 to log2(ratio) before "

@@ -84,6 +84,9 @@ CASES = {
     "check_octave_counts": {
         "correct": octave_counts,
         "wrong": [
+            (lambda lam: np.bincount(np.maximum(np.ceil(np.log2(np.asarray(lam, float) / np.min(lam))
+                                                        - 1e-9) - 1, 0).astype(int)),
+             "closed on the right"),
             (lambda lam: _tally(_octave_list(lam, log=math.log10)), "not log10"),
             (lambda lam: _tally(_octave_list(lam, log=math.log)), "not the natural log"),
             (lambda lam: _tally(_octave_list(lam, ratio=lambda x: [v / x[0] for v in x])),
