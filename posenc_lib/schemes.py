@@ -21,9 +21,9 @@ from ._validate import check_choice
 
 __all__ = ["NAMES", "REGISTRY", "WHERE", "Scheme", "get"]
 
-#: Where a scheme injects position into one attention head: added to the token vectors
-#: (``input``), rotating queries and keys (``queries-keys``), added to the attention logits
-#: (``scores``), or not at all (``nowhere``).
+#: The places where a scheme injects position into one attention head. ``input`` means added
+#: to the token vectors, ``queries-keys`` rotating queries and keys, ``scores`` added to the
+#: attention logits, ``nowhere`` not at all.
 WHERE: tuple[str, ...] = ("input", "queries-keys", "scores", "nowhere")
 
 
