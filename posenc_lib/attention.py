@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import as_array, check_nonneg_int
+from ._validate import as_array, check_bool, check_nonneg_int
 
 __all__ = ["attention", "causal_mask", "softmax"]
 
@@ -65,8 +65,7 @@ def attention(q: ArrayLike, k: ArrayLike, v: ArrayLike, bias: ArrayLike | None =
         raise ValueError(f"q and k must share their last dimension, got {q.shape} and {k.shape}")
     if k.shape[-2] != v.shape[-2]:
         raise ValueError(f"k and v must have the same length, got {k.shape} and {v.shape}")
-    if not isinstance(causal, (bool, np.bool_)):
-        raise TypeError(f"causal must be a bool, got {causal!r}")
+    check_bool("causal", causal)
     # scores[..., i, j] = q_i . k_j / sqrt(d_k)            (..., Lq, Lk)
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if bias is not None:

@@ -30,7 +30,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validate import as_array, check_choice, check_even_dim, check_finite_real, check_positive_int
+from ._validate import (
+    as_array,
+    check_bool,
+    check_choice,
+    check_even_dim,
+    check_finite_real,
+    check_positive_int,
+)
 from .encodings import frequencies, pair_frequencies, split_permutation
 from .rope_scaling import scaled_frequencies
 
@@ -353,8 +360,7 @@ def rope_attention(x: ArrayLike, w_q: ArrayLike, w_k: ArrayLike, w_v: ArrayLike,
                 f"{name} must have shape (d_model, ·) with d_model={arr.shape[1]}, got {m.shape}"
             )
         mats[name] = m
-    if not isinstance(rotate_values, (bool, np.bool_)):
-        raise TypeError(f"rotate_values must be a bool, got {rotate_values!r}")
+    check_bool("rotate_values", rotate_values)
     if mats["w_q"].shape != mats["w_k"].shape:
         raise ValueError(
             f"w_q and w_k must have the same shape, got {mats['w_q'].shape} and {mats['w_k'].shape}"

@@ -39,17 +39,6 @@ def yarn_by_parts(d, factor, base, L, low=None, high=None, ramp=None, blend=None
     return np.array(out)
 
 
-def _yarn_paper_reversed(d, factor, base, L):
-    """The paper's gamma read as the share interpolated (gamma = 1 means keep in the paper)."""
-    out = []
-    for i in range(d // 2):
-        theta = base ** (-2.0 * i / d)
-        r = L * theta / (2 * math.pi)
-        gamma = 0.0 if r < 1 else 1.0 if r > 32 else (r - 1) / 31
-        out.append(gamma * theta / factor + (1 - gamma) * theta)
-    return np.array(out)
-
-
 def _yarn_hard_switch(d, factor, base, L):
     out = []
     for i in range(d // 2):
@@ -58,12 +47,16 @@ def _yarn_hard_switch(d, factor, base, L):
     return np.array(out)
 
 
-def yarn_paper(d, factor, base, L):
+def yarn_paper(d, factor, base, L, reversed_gamma=False):
+    """The paper's ramp (gamma = 1 keeps the pair); ``reversed_gamma`` reads gamma as the share
+    interpolated, the usual mix-up."""
     out = []
     for i in range(d // 2):
         theta = base ** (-2.0 * i / d)
         r = L * theta / (2 * math.pi)
         gamma = 0.0 if r < 1 else 1.0 if r > 32 else (r - 1) / 31
+        if reversed_gamma:
+            gamma = 1 - gamma
         out.append((1 - gamma) * theta / factor + gamma * theta)
     return np.array(out)
 
@@ -120,7 +113,8 @@ CASES = {
     "check_yarn_by_parts": {
         "correct": yarn_by_parts,
         "wrong": [
-            (_yarn_paper_reversed, "the paper's ramp the wrong way round"),
+            (lambda d, s, b, L: yarn_paper(d, s, b, L, reversed_gamma=True),
+             "the paper's ramp the wrong way round"),
             (_yarn_hard_switch, "there is no ramp"),
             (lambda d, s, b, L: yarn_by_parts(d, s, b, L, low=int(_i_of(32.0, d, b, L)),
                                               high=int(_i_of(1.0, d, b, L))), "high rounds up"),
