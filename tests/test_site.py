@@ -22,6 +22,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("POSENC_ARTIFACTS", ROOT / "test-artifacts"))
 PAGES = toc_pages()
+PAGE_BUDGET = 5_000_000  # bytes a first visit may load, uncompressed (benchmarks/bench_pages.py)
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +44,8 @@ class PageVisit:
         self.page = self.context.new_page()
         self.page.set_default_timeout(90000)
         self.page.route("**/*", self._route)
+        self.bytes: dict[str, int] = {}
+        self.page.on("response", self._count)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.goto(f"{base}/{path}", wait_until="load")
@@ -51,6 +54,12 @@ class PageVisit:
         except PlaywrightTimeout:
             pass  # readiness is checked for real below (MathJax typeset, widgets rendered)
         self.wait_ready()
+
+    def _count(self, response) -> None:
+        try:
+            self.bytes[response.url] = len(response.body())
+        except Exception:  # redirects and aborted requests have no body
+            self.bytes.setdefault(response.url, 0)
 
     def _route(self, route) -> None:
         url = route.request.url
@@ -99,6 +108,14 @@ def _check_clean(visit: PageVisit, path: str) -> None:
     }""")
     assert math["typeset"] == math["total"], f"{path}: only {math} math elements typeset"
     assert math["errors"] == 0, f"{path}: MathJax reported {math['errors']} errors"
+    total = sum(visit.bytes.values())
+    assert total <= PAGE_BUDGET, (
+        f"{path}: first visit loads {total / 1e6:.2f} MB (budget {PAGE_BUDGET / 1e6:.0f} MB); "
+        f"largest: {sorted(visit.bytes.items(), key=lambda kv: -kv[1])[:3]}")
+    icons = visit.page.evaluate("""() => [...document.querySelectorAll('i.fa-solid, i.fas, i.fab')]
+        .filter(i => i.offsetParent !== null)
+        .map(i => getComputedStyle(i, '::before').fontFamily)""")
+    assert icons and all("Font Awesome" in f for f in icons), f"{path}: icon font missing: {icons}"
     raw = visit.page.evaluate("() => document.querySelector('article, main, body').innerText")
     for marker in ("{glue", "{cite}", ":::{", "```{"):
         assert marker not in raw, f"{path}: raw markup {marker!r} shows on the page"
@@ -116,14 +133,14 @@ def _check_sliders(page, path: str) -> None:
         explorer.scroll_into_view_if_needed()
         assert "posenc-static" in (explorer.get_attribute("class") or ""), \
             f"{path}: explorer {e} was stored in live mode (run make notebooks)"
-        handles = explorer.locator(".noUi-handle")
+        handles = explorer.locator(".widget-slider input[type=range]")
         toggles = explorer.locator(".widget-toggle-buttons")
         assert handles.count() + toggles.count() > 0, f"{path}: explorer {e} has no controls"
         for h in range(handles.count()):
             handle = handles.nth(h)
             before = _visible_frame(explorer)
             handle.focus()
-            at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+            at_max = handle.input_value() == handle.get_attribute("max")
             key = "ArrowLeft" if at_max else "ArrowRight"
             page.keyboard.press(key)
             page.wait_for_timeout(250)
