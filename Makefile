@@ -1,5 +1,7 @@
 # The two commands of the README:  make book  (build the website)  and  make test  (every test).
 # Both create the virtual environment .venv from requirements.txt on first use.
+# make test runs one pytest worker per core (pytest-xdist); --dist loadscope keeps each notebook
+# (and each test module) on one worker, so nbval runs a chapter's cells in order in one kernel.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -31,7 +33,8 @@ book: $(STAMP)
 
 test: book
 	$(BIN)/ruff check .
-	POSENC_TRAIN_CACHE_MISS=error $(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg tests notebooks
+	POSENC_TRAIN_CACHE_MISS=error $(BIN)/python -m pytest -n auto --dist loadscope --durations=15 \
+	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg tests notebooks
 
 lab: $(STAMP)
 	$(BIN)/python tools/lab_copies.py
