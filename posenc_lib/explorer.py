@@ -26,6 +26,7 @@ import itertools
 import math
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -54,6 +55,7 @@ __all__ = [
 
 Kind = Literal["int", "float", "log", "choice"]
 MAX_FRAMES = 64  # static frames per explorer: keeps a chapter page within its size budget
+PNG_CACHE = 128  # live images an explorer keeps for values it has already shown
 _MODES = ("live", "static")
 
 
@@ -285,6 +287,9 @@ class Explorer:
         self._fig: Figure | None = None
         self._updater: Callable[..., Any] | None = None
         self._background: tuple[tuple[int, ...], Any] | None = None
+        # Live PNGs already drawn, newest last: a slider moved back to a value it has shown
+        # gets its image at once (at most PNG_CACHE entries, ~20-60 KB each).
+        self._pngs: OrderedDict[tuple[tuple[str, Any], ...], bytes] = OrderedDict()
 
     # -- rendering --------------------------------------------------------------------------
     @property
@@ -346,6 +351,17 @@ class Explorer:
         full = self._full(values)
         if compact:
             return compact_png(png_bytes(self.draw(**full), dpi=self.dpi))
+        key = tuple(sorted(full.items()))
+        if key in self._pngs:
+            self._pngs.move_to_end(key)
+            return self._pngs[key]
+        png = self._draw_live(full)
+        self._pngs[key] = png
+        if len(self._pngs) > PNG_CACHE:
+            self._pngs.popitem(last=False)
+        return png
+
+    def _draw_live(self, full: dict[str, Any]) -> bytes:
         changed = self._update(full)
         fig = self._fig
         assert fig is not None
@@ -470,12 +486,18 @@ class Explorer:
         return data
 
     # -- measurement ------------------------------------------------------------------------
-    def time_update(self, repeats: int = 20) -> list[float]:
-        """Seconds per live update (redraw + PNG + HTML), cycling through the static grid."""
+    def time_update(self, repeats: int = 20, cached: bool = False) -> list[float]:
+        """Seconds per live update (redraw + PNG + HTML), cycling through the static grid.
+
+        ``cached=False`` times real redraws (the image cache is emptied before each move);
+        ``cached=True`` lets moves back to values already shown come from the cache.
+        """
         combos = list(itertools.product(*(p.grid for p in self.params)))
         out = []
         for r in range(repeats):
             values = dict(zip((p.name for p in self.params), combos[r % len(combos)]))
+            if not cached:
+                self._pngs.clear()
             t0 = time.perf_counter()
             self.frame_html(**values)
             out.append(time.perf_counter() - t0)

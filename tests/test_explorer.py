@@ -224,3 +224,27 @@ def test_slider_labels(value, label):
                                       (1.0, "1")])
 def test_slope_labels(m, label):
     assert E._slope_label(m) == label
+
+
+def test_live_images_are_cached_per_value_and_match_a_redraw():
+    """A value already shown comes from the cache, and is the image a fresh redraw gives."""
+    from posenc_lib.figures import relative as relative_figures
+
+    ex = relative_figures.t5_buckets_explorer()
+    first = ex.render_png(num_buckets=16, max_distance=64)
+    other = ex.render_png(num_buckets=32, max_distance=128)
+    assert first != other
+    assert ex.render_png(num_buckets=16, max_distance=64) is first  # from the cache
+    ex._pngs.clear()
+    assert ex.render_png(num_buckets=16, max_distance=64) == first  # redrawn: same bytes
+
+
+def test_live_image_cache_is_bounded():
+    from posenc_lib import explorer as explorer_module
+    from posenc_lib.figures import relative as relative_figures
+
+    ex = relative_figures.shaw_clipping_explorer()
+    for k in range(17):
+        ex.render_png(max_distance=k)
+    assert len(ex._pngs) == min(17, explorer_module.PNG_CACHE)
+    assert ex.time_update(3) and len(ex._pngs) == 1  # a redraw timing empties it each move
