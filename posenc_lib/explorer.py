@@ -379,7 +379,7 @@ class Explorer:
             for a in artists:
                 a.set_animated(False)
         canvas.restore_region(self._background[1])
-        for a in artists:
+        for a in sorted(artists, key=lambda a: a.get_zorder()):  # the order a full draw uses
             fig.draw_artist(a)
         return rgba_png(np.asarray(canvas.buffer_rgba()), fast=True)
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -226,10 +227,11 @@ def alibi_explorer(seq_len: int = 12) -> Explorer:
         right.set_xlabel("key j")
         right.set_ylabel("attention weight")
         right.grid(True, axis="y")
+        right.set_axisbelow(True)  # grid behind the bars, also when only the bars are redrawn
         right.legend(loc="upper left", fontsize=8)
         right_title = right.set_title("")
 
-        def update(m: float, mask: str) -> None:
+        def update(m: float, mask: str) -> list[Artist]:
             causal = mask == "causal"
             b = alibi.bias(seq_len, m, causal=causal)
             img.set_data(np.ma.masked_invalid(b))
@@ -246,6 +248,9 @@ def alibi_explorer(seq_len: int = 12) -> Explorer:
                                 "(nothing masked)")
             right_title.set_text(f"weights of query {q}: largest {w.max():.3f},\n"
                                  f"farthest key {w[0]:.2g}")
+            # the artists that change: the explorer redraws only these over the rest
+            return [img, *left.spines.values(), row_box, *bars, uniform, marker, left_title,
+                    right_title]
 
         update(m, mask)
         return update

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter
@@ -74,7 +75,8 @@ def shaw_clipping(fig: Figure, seq_len: int = 12, max_distance: int = 3
     fig.colorbar(im, ax=ax_map, label="clipped offset", shrink=0.8)
 
     offsets = np.arange(-(seq_len - 1), seq_len)
-    ax_line.plot(offsets, offsets, color="#999999", linestyle=":", label="true offset j − i")
+    true_line, = ax_line.plot(offsets, offsets, color="#999999", linestyle=":",
+                              label="true offset j − i")
     line, = ax_line.plot(offsets, offsets, color=OKABE_ITO[0], marker="o", markersize=3.5,
                          label="offset the model sees")
     band = ax_line.axhspan(-max_distance, max_distance, color=OKABE_ITO[1], alpha=0.15,
@@ -84,10 +86,11 @@ def shaw_clipping(fig: Figure, seq_len: int = 12, max_distance: int = 3
     ax_line.set_xlabel("offset j − i")
     ax_line.set_ylabel("clip(j − i, −k, k)")
     ax_line.grid(True)
-    ax_line.legend(loc="upper left", fontsize=8)
+    ax_line.set_axisbelow(True)  # grid behind the band, also when only the band is redrawn
+    legend = ax_line.legend(loc="upper left", fontsize=8)
     title = fig.suptitle("")
 
-    def update(max_distance: int) -> None:
+    def update(max_distance: int) -> list[Artist]:
         k = int(max_distance)
         ids = relative.shaw_relative_ids(seq_len, k) - k
         im.set_data(ids)
@@ -100,6 +103,9 @@ def shaw_clipping(fig: Figure, seq_len: int = 12, max_distance: int = 3
         band.set_height(0.6 if k == 0 else 2 * k)
         title.set_text(f"Shaw et al. with k = {k}: {2 * k + 1} learned vectors; every offset "
                        f"beyond ±{k} shares the edge vector")
+        # the artists that change: the explorer redraws only these over the rest
+        return [im, *ax_map.spines.values(), *(t for row in texts for t in row), band,
+                *ax_line.spines.values(), true_line, line, legend, title]
 
     update(max_distance)
     return update
