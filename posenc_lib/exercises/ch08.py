@@ -11,7 +11,8 @@ from .. import encodings as _encodings
 from .. import rope as _rope
 from ._core import Diagnosis, Report, run_checks
 
-__all__ = ["check_rope_half", "check_to_rotate_half"]
+__all__ = ["check_rope_half", "check_to_rotate_half", "check_to_rotate_half_weight",
+           "convert_weight_loop"]
 
 # An answer computed in float32 is off by up to a few 1e-6 at the positions used here (angles
 # up to 40 rad): accepted. Every typical mistake below is off by more than 1e-2.
@@ -194,3 +195,119 @@ def check_to_rotate_half(student: Callable[[np.ndarray], Any]) -> Report:
                                "adjacent layout."),
     ]
     return run_checks("to_rotate_half", student, ref, cases, diagnoses)
+
+
+def convert_weight_loop(w: np.ndarray, n_heads: int) -> np.ndarray:
+    """The slow, obviously correct conversion of an ``nn.Linear`` query/key weight (rows = output
+    features, ``n_heads`` blocks of ``head_dim`` rows) from adjacent pairs to rotate-half.
+
+    One row at a time: in head ``h``, pair ``i`` sits in rows ``(2i, 2i+1)`` of the block and
+    moves to rows ``(i, i + head_dim/2)``. The checker compares answers with this loop (the
+    chapter's tests check that it equals :func:`posenc_lib.rope.convert_qk_weight`).
+    """
+    w = np.asarray(w, dtype=float)
+    head_dim = w.shape[0] // n_heads
+    out = np.empty_like(w)
+    for h in range(n_heads):
+        start = h * head_dim
+        for i in range(head_dim // 2):
+            out[start + i] = w[start + 2 * i]                     # a_i: first half of the head
+            out[start + head_dim // 2 + i] = w[start + 2 * i + 1]  # b_i: second half
+    return out
+
+
+def _per_head(w: np.ndarray, n_heads: int, perm_of: Callable[[int], np.ndarray],
+              axis: int = 0) -> np.ndarray:
+    """Apply ``perm_of(head_dim)`` inside each of ``n_heads`` blocks along ``axis``."""
+    w = np.asarray(w, dtype=float)
+    size = w.shape[axis]
+    head_dim = size // n_heads
+    if head_dim * n_heads != size or head_dim % 2:
+        raise ValueError("blocks do not fit")
+    order = np.concatenate([h * head_dim + perm_of(head_dim) for h in range(n_heads)])
+    return np.take(w, order, axis=axis)
+
+
+def _weight_cases() -> list[tuple[str, tuple[np.ndarray, int]]]:
+    """The four cases of :func:`check_to_rotate_half_weight`: two square weights, one with more
+    rows than ``d_model`` and one with fewer."""
+    rng = np.random.default_rng(12)
+    return [
+        ("2 heads of dimension 6, d_model = 12 (w of shape (12, 12))",
+         (rng.standard_normal((12, 12)), 2)),
+        ("4 heads of dimension 8, d_model = 32 (w of shape (32, 32))",
+         (rng.standard_normal((32, 32)), 4)),
+        # more rows than columns, as when n_heads * head_dim > d_model: head_dim is rows / n_heads
+        ("2 heads of dimension 8, d_model = 8 (w of shape (16, 8))",
+         (rng.standard_normal((16, 8)), 2)),
+        ("3 heads of dimension 6, d_model = 24 (w of shape (18, 24))",
+         (rng.standard_normal((18, 24)), 3)),
+    ]
+
+
+def check_to_rotate_half_weight(student: Callable[..., Any]) -> Report:
+    """Exercise: ``to_rotate_half_weight(w, n_heads)`` converts a query (or key) projection in
+    ``nn.Linear`` layout, shape ``(n_heads * head_dim, d_model)``, from adjacent pairs to
+    rotate-half, head by head. (With grouped-query attention a key projection has
+    ``n_kv_heads`` heads, and ``n_heads`` is then that number.)
+
+    The answer is compared with :func:`convert_weight_loop`, a loop over heads and pairs. Every
+    case has ``head_dim >= 6`` (for ``head_dim = 4`` the reordering is its own inverse, so the
+    wrong direction would pass) and more than one head.
+    """
+    cases = _weight_cases()
+
+    def to_half(head_dim: int) -> np.ndarray:
+        return _rope.pairing_permutation(head_dim, "interleaved", "half")
+
+    def to_adjacent(head_dim: int) -> np.ndarray:
+        return _rope.pairing_permutation(head_dim, "half", "interleaved")
+
+    def halves_swapped(head_dim: int) -> np.ndarray:
+        return np.concatenate([np.arange(1, head_dim, 2), np.arange(0, head_dim, 2)])
+
+    def whole(w: np.ndarray, n_heads: int) -> np.ndarray:
+        return np.asarray(w, dtype=float)[to_half(np.shape(w)[0])]
+
+    def head_dim_from_columns(w: np.ndarray, n_heads: int) -> np.ndarray:
+        w = np.asarray(w, dtype=float)
+        blocks = w.shape[0] // (w.shape[1] // n_heads)
+        if blocks == n_heads:
+            raise ValueError("same as the right answer here")
+        return _per_head(w, blocks, to_half)
+
+    def heads_strided(w: np.ndarray, n_heads: int) -> np.ndarray:
+        """reshape(head_dim, n_heads, -1): head h taken as rows h, h + n_heads, ..."""
+        w = np.asarray(w, dtype=float)
+        head_dim = w.shape[0] // n_heads
+        return w.reshape(head_dim, n_heads, -1)[to_half(head_dim)].reshape(w.shape)
+
+    rows_hint = ("an nn.Linear weight has shape (out_features, in_features): the heads and "
+                 "their pairs run along the rows (axis 0). You permuted the columns, which "
+                 "belong to the input (d_model) and must stay where they are.")
+    diagnoses = [
+        Diagnosis(whole,
+                  "you applied one permutation to all n_heads * head_dim rows at once. That "
+                  "moves rows from one head into another: permute the head_dim rows of each "
+                  "head on their own (rows h*head_dim ... (h+1)*head_dim - 1 for head h)."),
+        Diagnosis(lambda w, n: _per_head(w, n, to_adjacent),
+                  "that is the opposite direction (rotate-half -> adjacent). In each head, the "
+                  "first half of the rows must hold the first rows a_i = row 2i of every pair, "
+                  "the second half the rows b_i = row 2i + 1."),
+        Diagnosis(lambda w, n: _per_head(w, n, to_half, axis=1), rows_hint),
+        Diagnosis(lambda w, n: np.asarray(w, dtype=float)[:, to_half(np.shape(w)[1])],
+                  rows_hint),
+        Diagnosis(lambda w, n: _per_head(w, n, halves_swapped),
+                  "in each head the halves are swapped: first the rows 2i (a_i), then the "
+                  "rows 2i + 1 (b_i)."),
+        Diagnosis(head_dim_from_columns,
+                  "head_dim is the number of rows divided by n_heads (w.shape[0] // n_heads); "
+                  "you divided the number of columns (d_model), which need not be "
+                  "n_heads * head_dim."),
+        Diagnosis(heads_strided,
+                  "head h owns the contiguous block of rows h*head_dim ... (h+1)*head_dim - 1: "
+                  "reshape to (n_heads, head_dim, d_model), not (head_dim, n_heads, d_model)."),
+        Diagnosis(lambda w, n: np.asarray(w, dtype=float),
+                  "you returned w unchanged: the rows still sit in the adjacent layout."),
+    ]
+    return run_checks("to_rotate_half_weight", student, convert_weight_loop, cases, diagnoses)

@@ -1,5 +1,5 @@
 """Figures for chapter 8 (RoPE): rotating 2-D word vectors, the block-diagonal matrix, the two
-pairing conventions, and RoFormer's long-term-decay bound.
+pairing conventions, RoFormer's long-term-decay bound, partial rotary and axial (2-D) RoPE.
 
 The chapter writes the frequency base as ``b`` (``n`` is a key position there), so the explorers
 here label it "base b"."""
@@ -17,9 +17,14 @@ from ..explorer import Explorer, choice_param, explore, int_param, log_param
 from ..plotting import DIVERGING, OKABE_ITO
 
 __all__ = [
+    "PARTIAL_CONTENTS",
+    "axial_scores",
+    "axial_explorer",
     "decay",
     "decay_explorer",
     "pairing_layouts",
+    "partial_rotary",
+    "partial_rotary_explorer",
     "rotation_2d",
     "rotation_2d_explorer",
     "rotation_matrices",
@@ -275,4 +280,162 @@ def decay_explorer() -> Explorer:
              f"normalised to 1 at distance 0, and the score of an all-ones query and key divided "
              f"by d, both starting near 1 and falling with ripples."),
         figsize=(7.0, 3.6),
+    )
+
+
+PARTIAL_CONTENTS: tuple[str, ...] = ("aligned (k = q)", "independent")
+
+
+def partial_rotary(fig: Figure, fraction: float, content: str = PARTIAL_CONTENTS[0],
+                   d: int = 128, b: float = 10000.0, seed: int = 0,
+                   max_distance: int = 10000) -> Callable[..., None]:
+    """Score of one query and key against their distance with only part of the head rotated.
+
+    ``rope.apply(..., rotary_dim=fraction * d)``: the score splits into the rotated part (an
+    ``r``-dimensional RoPE score) and the position-free part ``q[r:] · k[r:]`` (a horizontal
+    line). ``content`` is ``"aligned (k = q)"`` or ``"independent"`` (``k`` drawn on its own);
+    the dotted curve is the expected score, ``fraction`` times the all-ones curve of an
+    ``r``-dimensional RoPE plus ``1 - fraction`` for aligned content and 0 for independent.
+    Everything is divided by ``d``. Returns ``update(fraction=..., content=...)``.
+    """
+    ax = fig.subplots()
+    dist = np.unique(np.round(np.geomspace(1, max_distance, 300)))
+    rng = np.random.default_rng(seed)
+    q, k_other = rng.standard_normal((2, d))
+    total, = ax.plot(dist, dist * 0, color=OKABE_ITO[0], linewidth=1.8,
+                     label="score (÷ d)")
+    rotated, = ax.plot(dist, dist * 0, color=OKABE_ITO[3], linewidth=1.2, linestyle="--",
+                       label="rotated part")
+    free, = ax.plot(dist, dist * 0, color=OKABE_ITO[2], linewidth=1.6, linestyle="-.",
+                    label="position-free part")
+    expected, = ax.plot(dist, dist * 0, color="#555555", linewidth=1.2, linestyle=":",
+                        label="expected score (÷ d)")
+    ax.axhline(0, color="#888888", linewidth=0.7)
+    ax.set_xscale("log")
+    ax.set_xlim(1, max_distance)
+    ax.set_ylim(-0.6, 1.25)
+    ax.set_xlabel("distance between query and key, in positions (log scale)")
+    ax.set_ylabel("score ÷ d")
+    ax.grid(True)
+    ax.legend(loc="lower left", fontsize=8, ncol=2)
+    title = ax.set_title("", fontsize=10)
+
+    def update(fraction: float, content: str) -> None:
+        r = int(round(fraction * d))
+        k = q if content == PARTIAL_CONTENTS[0] else k_other
+        turned = rope.apply(np.broadcast_to(k, (len(dist), d)), positions=dist, base=b,
+                            rotary_dim=r)
+        part = turned[:, :r] @ q[:r] / d
+        rest = float(q[r:] @ k[r:]) / d
+        total.set_ydata(part + rest)
+        rotated.set_ydata(part)
+        free.set_ydata(np.full(len(dist), rest))
+        if content == PARTIAL_CONTENTS[0]:
+            expected.set_ydata(fraction * rope.all_ones_score(dist, r, b) + (1 - fraction))
+        else:
+            expected.set_ydata(np.zeros(len(dist)))
+        title.set_text(f"rotary_dim = {r} of d = {d} ({fraction:.1%} rotated), base b = {b:g}, "
+                       f"{content}\nposition-free part {rest:+.2f} at every distance")
+
+    update(fraction, content)
+    return update
+
+
+def partial_rotary_explorer(d: int = 128, b: float = 10000.0,
+                            fractions: Sequence[float] = (0.125, 0.25, 0.5, 1.0)) -> Explorer:
+    """Explorer: rotate a fraction of the head (``rotary_dim``) and see which part of the score
+    depends on distance."""
+
+    def plot(fig: Figure, fraction: float, content: str) -> Callable[..., None]:
+        return partial_rotary(fig, fraction, content, d, b)
+
+    return explore(
+        plot,
+        choice_param("fraction", "fraction rotated", tuple(fractions), default=0.25,
+                     description="rotary_dim / d (GPT-NeoX's rotary_pct)"),
+        choice_param("content", "query and key", PARTIAL_CONTENTS),
+        title=f"Partial rotary: only rotary_dim of the d = {d} coordinates turn",
+        alt=(lambda fraction, content: f"Curves against the distance between query and key, "
+             f"1 to 10000 on a log axis, for one random query with {content} key, d = {d}, "
+             f"{int(round(fraction * d))} coordinates rotated: the score, its rotated part, its "
+             f"position-free part (a horizontal line, the same at every distance) and the "
+             f"expected score (dotted)."),
+        figsize=(7.0, 3.8),
+    )
+
+
+def axial_scores(fig: Figure, query_row: int, query_col: int, size: int = 8, d: int = 32,
+                 b: float = 10.0, seed: int = 0) -> Callable[..., None]:
+    """Axial RoPE on a ``size`` × ``size`` grid of patches: the score of a query patch against a
+    key with the same content (``k = q``, a seeded random vector) placed at every patch.
+
+    Left: the scores on the grid, the query patch marked. Right: the same scores indexed by the
+    offset (Δrow, Δcol) = key − query, over every offset the grid allows; the offsets this query
+    does not see are blank. ``rope.axial_apply`` with base ``b``. Returns
+    ``update(query_row=..., query_col=...)``.
+    """
+    rows, cols = rope.grid_positions(size, size)
+    q = np.random.default_rng(seed).standard_normal(d)
+    queries = keys = rope.axial_apply(np.broadcast_to(q, (size * size, d)), rows, cols, b)
+    lim = float(np.max(np.abs(queries @ keys.T)))  # the largest |score| over every placement
+    ax_grid, ax_off = fig.subplots(1, 2)
+    im = ax_grid.imshow(np.zeros((size, size)), cmap=DIVERGING, vmin=-lim, vmax=lim)
+    marker, = ax_grid.plot([], [], marker="s", markersize=14, markerfacecolor="none",
+                           markeredgecolor="black", markeredgewidth=2.0, linestyle="none")
+    ax_grid.set_xlabel("key column")
+    ax_grid.set_ylabel("key row")
+    ax_grid.set_xticks(range(size))
+    ax_grid.set_yticks(range(size))
+    span = 2 * size - 1
+    im_off = ax_off.imshow(np.zeros((span, span)), cmap=DIVERGING, vmin=-lim, vmax=lim,
+                           extent=(-size + 0.5, size - 0.5, size - 0.5, -size + 0.5))
+    ax_off.set_xlabel("Δcol = key column − query column")
+    ax_off.set_ylabel("Δrow = key row − query row")
+    ticks = list(range(-(size - 1), size, 2))
+    ax_off.set_xticks(ticks)
+    ax_off.set_yticks(ticks)
+    fig.colorbar(im_off, ax=[ax_grid, ax_off], label="score q·k", shrink=0.8)
+    t_grid = ax_grid.set_title("", fontsize=9)
+    t_off = ax_off.set_title("", fontsize=9)
+
+    def update(query_row: int, query_col: int) -> None:
+        i = query_row * size + query_col
+        query = queries[i]  # the query is turned by its own (row, col)
+        scores = (keys @ query).reshape(size, size)
+        im.set_data(scores)
+        marker.set_data([query_col], [query_row])
+        by_offset = np.full((span, span), np.nan)
+        by_offset[size - 1 - query_row: 2 * size - 1 - query_row,
+                  size - 1 - query_col: 2 * size - 1 - query_col] = scores
+        im_off.set_data(by_offset)
+        t_grid.set_text(f"query at (row {query_row}, column {query_col});\n"
+                        f"the same content as key at every patch")
+        t_off.set_text("the same scores placed by offset;\n"
+                       "blank: offsets out of this query's reach")
+
+    update(query_row, query_col)
+    return update
+
+
+def axial_explorer(size: int = 8, d: int = 32, b: float = 10.0) -> Explorer:
+    """Explorer: move the query patch of an axial-RoPE head; the score map moves with it, and
+    indexed by offset it does not change."""
+
+    def plot(fig: Figure, query_row: int, query_col: int) -> Callable[..., None]:
+        return axial_scores(fig, query_row, query_col, size, d, b)
+
+    where = (0, 2, 4, 7)
+    return explore(
+        plot,
+        int_param("query_row", "query row", 0, size - 1, 2, where),
+        int_param("query_col", "query column", 0, size - 1, 4, where),
+        title=f"Axial 2-D RoPE on a grid of {size} × {size} patches (d = {d}, base b = {b:g})",
+        alt=(lambda query_row, query_col: f"Left: an {size}-by-{size} heatmap of the scores of a "
+             f"query patch at row {query_row}, column {query_col} against a key with the same "
+             f"content at every patch; the largest score is at the query's own patch. Right: the same scores "
+             f"placed by the offset between key and query, from -{size - 1} to {size - 1} in each "
+             f"direction; the pattern there is the same wherever the query sits, only the "
+             f"{size}-by-{size} block of offsets this query can reach moves, and the rest of the "
+             f"map is blank."),
+        figsize=(8.6, 4.2),
     )

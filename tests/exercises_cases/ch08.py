@@ -1,4 +1,5 @@
-"""Chapter 8: RoPE with the rotate-half pairing, and the adjacent -> rotate-half layout change.
+"""Chapter 8: RoPE with the rotate-half pairing, the adjacent -> rotate-half layout change, and
+the same change for a multi-head nn.Linear weight.
 
 The correct answers are written from the formulas with Python loops (scalar ``math.cos`` and
 ``math.sin``), not with the library.
@@ -108,6 +109,49 @@ def _in_place(x, positions, base=10000.0):  # a correct answer that overwrites i
     return x
 
 
+def weight_to_half(w, n_heads, *, direction="to_half", heads=None, axis=0, swap=False):
+    """Per-head conversion of an nn.Linear weight written with lists; keywords make mistakes.
+
+    ``heads`` overrides the number of blocks (``1``: one permutation over all rows), ``axis=1``
+    permutes the columns instead of the rows, ``direction="to_adjacent"`` is the inverse
+    permutation, ``swap=True`` puts the b rows first.
+    """
+    w = np.asarray(w, dtype=float)
+    if axis == 1:
+        w = w.T
+    blocks = n_heads if heads is None else heads
+    hd = w.shape[0] // blocks
+    out = []
+    for h in range(blocks):
+        rows = [w[h * hd + j] for j in range(hd)]
+        if direction == "to_half":
+            evens, odds = rows[0::2], rows[1::2]
+            out += (odds + evens) if swap else (evens + odds)
+        else:  # [a0 .. a_{h-1}, b0 .. b_{h-1}] read as the rotate-half layout, put back adjacent
+            half = hd // 2
+            out += [rows[j // 2 + (j % 2) * half] for j in range(hd)]
+    out = np.array(out)
+    return out.T if axis == 1 else out
+
+
+def _weight_strided_heads(w, n_heads):
+    """Head h taken as rows h, h + n_heads, h + 2 n_heads, ... (a wrong reshape order)."""
+    w = np.asarray(w, dtype=float)
+    hd = w.shape[0] // n_heads
+    out = np.empty_like(w)
+    for h in range(n_heads):
+        rows = [h + n_heads * j for j in range(hd)]
+        new = rows[0::2] + rows[1::2]
+        for dst, src in zip(rows, new):
+            out[dst] = w[src]
+    return out
+
+
+def _weight_head_dim_from_columns(w, n_heads):
+    w = np.asarray(w, dtype=float)
+    return weight_to_half(w, n_heads, heads=w.shape[0] // (w.shape[1] // n_heads))
+
+
 CASES = {
     "check_rope_half": {
         "correct": rope_half,
@@ -159,6 +203,20 @@ CASES = {
             (lambda x: np.array(x), "returned x unchanged"),
             (lambda x: np.stack([x[..., 0::2], x[..., 1::2]]), "expected shape"),
             (lambda x: np.concatenate([x[..., 0::2], x[..., 1::2]]), "pass `axis=-1`"),
+        ],
+    },
+    "check_to_rotate_half_weight": {
+        "correct": weight_to_half,
+        "wrong": [
+            (lambda w, n: weight_to_half(w, n, heads=1), "one permutation to all"),
+            (lambda w, n: weight_to_half(w, n, direction="to_adjacent"), "opposite direction"),
+            (lambda w, n: weight_to_half(w, n, axis=1), "permuted the columns"),
+            (lambda w, n: weight_to_half(w, n, heads=1, axis=1), "permuted the columns"),
+            (lambda w, n: weight_to_half(w, n, swap=True), "halves are swapped"),
+            (_weight_head_dim_from_columns, "divided the number of columns"),
+            (_weight_strided_heads, "not (head_dim, n_heads, d_model)"),
+            (lambda w, n: np.array(w, dtype=float), "returned w unchanged"),
+            (lambda w, n: weight_to_half(w, n).T, "expected shape"),
         ],
     },
 }
