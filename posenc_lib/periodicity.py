@@ -13,7 +13,8 @@ It explains the collisions of a wave :math:`\sin(\omega\,pos)` by *near-periods*
 :func:`near_periods`). And it measures how a set of wavelengths covers the scales of a sequence
 in *octaves* (factors of two): :func:`octave_span`, :func:`octave_counts`,
 :func:`effective_octaves` — chapter 5 compares the linear schedule :math:`\lambda_i = 2\pi(i+1)`
-with the Transformer's geometric one.
+with the Transformer's geometric one. Chapter 6 looks at the columns of an encoding as signals:
+:func:`spectrum` and :func:`peak_frequencies` find the one frequency each column holds.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ __all__ = [
     "near_periods",
     "octave_counts",
     "octave_span",
+    "peak_frequencies",
+    "spectrum",
     "wrap_error",
 ]
 
@@ -239,3 +242,40 @@ def effective_octaves(wavelengths: ArrayLike) -> float:
     counts = octave_counts(wavelengths)
     share = counts[counts > 0] / counts.sum()
     return float(2.0 ** (-np.sum(share * np.log2(share))))
+
+
+def spectrum(values: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    r"""The one-sided amplitude spectrum of each column of ``values`` (rows are positions).
+
+    Returns ``(freqs, amps)``: ``freqs`` in cycles per position, :math:`0, 1/L, \dots, 1/2`
+    (numpy's ``rfftfreq`` for :math:`L` positions), and ``amps`` of shape
+    ``(len(freqs), columns)`` with :math:`|\mathrm{rfft}|\cdot 2/L` (the zero frequency
+    :math:`|\mathrm{rfft}|/L`), so that :math:`\sin(2\pi f\,pos)` with a whole number of
+    cycles in the window has amplitude 1 at :math:`f` and 0 elsewhere. A 1-D input is one column.
+    """
+    arr = _as_rows("values", values)
+    n = len(arr)
+    if n < 2:
+        raise ValueError(f"values must hold at least 2 positions, got {n}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("values must be finite")
+    amps = np.abs(np.fft.rfft(arr, axis=0)) * (2.0 / n)
+    amps[0] /= 2.0
+    if n % 2 == 0:
+        amps[-1] /= 2.0          # the Nyquist bin, like the zero bin, has no mirror image
+    return np.fft.rfftfreq(n), amps
+
+
+def peak_frequencies(values: ArrayLike) -> NDArray[np.float64]:
+    r"""For each column of ``values``, the frequency (cycles per position) of its largest
+    spectral peak above zero frequency (:func:`spectrum`; the constant part is ignored).
+
+    The answer lies on the grid :math:`k/L`. For a pure wave that turns many times in the window it
+    is the grid point nearest the wave's frequency, within half a step, :math:`1/(2L)`; when the
+    wave turns only a few times, leakage (from its mirror image at :math:`-f`, and for a cosine
+    from its mean over the window) can move the peak a step further.
+    """
+    freqs, amps = spectrum(values)
+    if len(freqs) < 2:
+        raise ValueError("values must hold at least 2 positions")
+    return freqs[1 + np.argmax(amps[1:], axis=0)]

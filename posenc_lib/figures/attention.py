@@ -7,12 +7,14 @@ from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from .. import encodings, toy
 from ..explorer import Explorer, base_param, explore, float_param
-from ..plotting import OKABE_ITO, SEQUENTIAL
+from ..plotting import DIVERGING, OKABE_ITO, SEQUENTIAL
 
-__all__ = ["STRENGTHS", "attention_heatmaps", "twin_tokens", "twin_tokens_explorer"]
+__all__ = ["STRENGTHS", "attention_heatmaps", "highlighted_heatmap", "twin_tokens",
+           "twin_tokens_explorer", "word_plus_position"]
 
 
 def attention_heatmaps(fig: Figure, panels: Sequence[tuple[str, Sequence[str], np.ndarray]]
@@ -34,6 +36,92 @@ def attention_heatmaps(fig: Figure, panels: Sequence[tuple[str, Sequence[str], n
                 ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=8,
                         color="black" if w[i, j] > 0.6 * w.max() else "white")
     fig.colorbar(im, ax=list(axes), label="attention weight", shrink=0.8)
+
+
+def highlighted_heatmap(fig: Figure, tokens: Sequence[str], weights: np.ndarray,
+                        rows: Sequence[int] = (), cols: Sequence[int] = (), *,
+                        title: str = "") -> None:
+    """One heatmap of attention weights with some query rows and key columns outlined.
+
+    Rows are queries, columns keys, both labelled ``token (position)``; every cell is annotated
+    with its weight (2 decimals). The rows in ``rows`` get a thick solid outline (Okabe–Ito
+    orange, ``OKABE_ITO[1]``), the columns in ``cols`` a dashed one (Okabe–Ito bluish green,
+    ``OKABE_ITO[2]``), so that equal rows or columns can be compared at a glance.
+    """
+    w = np.asarray(weights, dtype=float)
+    if w.ndim != 2 or w.shape != (len(tokens), len(tokens)):
+        raise ValueError(f"weights must have shape ({len(tokens)}, {len(tokens)}) for "
+                         f"{len(tokens)} tokens, got {w.shape}")
+    for name, idx in (("rows", rows), ("cols", cols)):
+        bad = [i for i in idx if not 0 <= i < len(tokens)]
+        if bad:
+            raise ValueError(f"{name} must be indices 0 to {len(tokens) - 1}, got {list(idx)}")
+    ax = fig.subplots()
+    im = ax.imshow(w, cmap=SEQUENTIAL, vmin=0, vmax=float(w.max()))
+    labels = [f"{t} ({i})" for i, t in enumerate(tokens)]
+    ax.set_xticks(range(len(tokens)), labels, rotation=45, ha="right")
+    ax.set_yticks(range(len(tokens)), labels)
+    ax.set_xlabel("key (attended to), with its position")
+    ax.set_ylabel("query (attending)")
+    if title:
+        ax.set_title(title)
+    for i in range(w.shape[0]):
+        for j in range(w.shape[1]):
+            ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                    color="black" if w[i, j] > 0.6 * w.max() else "white")
+    n = len(tokens)
+    for i in rows:
+        ax.add_patch(Rectangle((-0.5, i - 0.5), n, 1, fill=False, edgecolor=OKABE_ITO[1],
+                               linewidth=2.8, zorder=4, clip_on=False))
+    for j in cols:
+        ax.add_patch(Rectangle((j - 0.5, -0.5), 1, n, fill=False, edgecolor=OKABE_ITO[2],
+                               linewidth=1.8, linestyle="--", zorder=3, clip_on=False))
+    fig.colorbar(im, ax=ax, label="attention weight", shrink=0.85)
+
+
+def word_plus_position(fig: Figure, tokens: Sequence[str], word_vectors: np.ndarray,
+                       position_vectors: np.ndarray, *, rows: Sequence[int] = (),
+                       limit: float | None = None,
+                       titles: Sequence[str] = ("word vector $e$", "position vector PE(pos)/√d",
+                                                "model input $x$")) -> None:
+    """The input of the first layer as a sum of pictures: word vectors + position vectors = input.
+
+    Three heatmaps side by side, one row per token (labelled ``token (position)``), one column
+    per dimension, on one shared diverging colour scale (blue negative, red positive, white 0)
+    from ``-limit`` to ``limit`` (default: the largest absolute entry of the three). The rows in
+    ``rows`` (e.g. two copies of one word) are outlined in every panel; ``titles`` names the three
+    panels.
+    """
+    e = np.asarray(word_vectors, dtype=float)
+    p = np.asarray(position_vectors, dtype=float)
+    if e.ndim != 2 or e.shape != p.shape or len(e) != len(tokens):
+        raise ValueError(f"word_vectors and position_vectors must both have shape "
+                         f"({len(tokens)}, d), got {e.shape} and {p.shape}")
+    x = e + p
+    lim = float(limit) if limit is not None else float(max(np.abs(m).max() for m in (e, p, x)))
+    if not lim > 0:
+        raise ValueError(f"limit must be positive, got {limit!r}")
+    bad = [i for i in rows if not 0 <= i < len(tokens)]
+    if bad:
+        raise ValueError(f"rows must be indices 0 to {len(tokens) - 1}, got {list(rows)}")
+    axes = fig.subplots(1, 3, sharey=True)
+    labels = [f"{t} ({i})" for i, t in enumerate(tokens)]
+    if len(titles) != 3:
+        raise ValueError(f"titles must hold 3 panel titles, got {len(titles)}")
+    for k, (ax, m, title) in enumerate(zip(axes, (e, p, x), titles)):
+        im = ax.imshow(m, cmap=DIVERGING, vmin=-lim, vmax=lim, aspect="auto")
+        ax.set_title(title)
+        ax.set_xlabel("dimension")
+        ax.set_xticks(range(0, m.shape[1], 5))
+        if k == 0:
+            ax.set_yticks(range(len(tokens)), labels)
+        for i in rows:
+            ax.add_patch(Rectangle((-0.5, i - 0.5), m.shape[1], 1, fill=False,
+                                   edgecolor=OKABE_ITO[1], linewidth=2.2, zorder=4))
+        if k < 2:                                     # the "+" and "=" between the panels
+            ax.text(1.09, 0.5, "+" if k == 0 else "=", transform=ax.transAxes, fontsize=18,
+                    ha="center", va="center")
+    fig.colorbar(im, ax=list(axes), label="value", shrink=0.85)
 
 
 def twin_tokens(words: Sequence[str], word: str, d: int, n: float, seed: int = 0,

@@ -9,7 +9,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
-from .. import encodings, similarity
+from .. import encodings, periodicity, similarity
 from ..explorer import Explorer, base_param, choice_param, dim_param, explore, int_param, log_param
 from ..plotting import DIVERGING, OKABE_ITO
 
@@ -17,6 +17,7 @@ __all__ = [
     "base_effect_explorer",
     "clock_explorer",
     "clock_faces",
+    "column_spectra",
     "encoding_views_explorer",
     "float32_error",
     "layout_heatmaps",
@@ -444,3 +445,35 @@ def float32_error(fig: Figure, positions: Sequence[float], d: int = 512,
     ax.legend(loc="center left", fontsize=8)
     return {"positions": pos, "error": err32, "error_cast": err_cast,
             "half_gap": np.asarray(half_gap)}
+
+
+def column_spectra(fig: Figure, d: int = 8, seq_len: int = 65536, base: float = 10000.0) -> None:
+    r"""The amplitude spectrum of each sine column of the encoding, one curve per pair.
+
+    Left: the first 200 positions of the ``d/2`` sine columns (dimensions 0, 2, 4, ...). Right:
+    their spectra over ``seq_len`` positions (:func:`posenc_lib.periodicity.spectrum`), both axes
+    logarithmic, with a dotted vertical line at each pair's :math:`\omega_i/2\pi`.
+    """
+    pe = encodings.sinusoidal(seq_len, d, base)
+    sines = pe[:, 0::2]
+    freqs, amps = periodicity.spectrum(sines)
+    expected = encodings.frequencies(d, base) / (2 * np.pi)
+    ax_w, ax_s = fig.subplots(1, 2, width_ratios=(1, 1.4))
+    shown = np.arange(min(200, seq_len))
+    for i in range(d // 2):
+        colour, style = OKABE_ITO[i % 8], _LINESTYLES[i % len(_LINESTYLES)]
+        ax_w.plot(shown, sines[shown, i] - 2.5 * i, color=colour, linestyle=style, linewidth=1.4)
+        ax_s.plot(freqs[1:], np.maximum(amps[1:, i], 1e-6), color=colour, linestyle=style,
+                  linewidth=1.4, label=f"pair {i}: dim {2 * i}")
+        ax_s.axvline(expected[i], color=colour, linestyle=":", linewidth=1.0)
+    ax_w.set_yticks(-2.5 * np.arange(d // 2), [f"dim {2 * i}" for i in range(d // 2)])
+    ax_w.set_xlabel("position")
+    ax_w.set_title("the sine columns")
+    ax_s.set_xscale("log")
+    ax_s.set_yscale("log")
+    ax_s.set_ylim(1e-5, 2)
+    ax_s.set_xlabel("frequency (cycles per position)")
+    ax_s.set_ylabel("amplitude")
+    ax_s.set_title(f"their spectra ({seq_len:,} positions); dotted: ω/2π")
+    ax_s.grid(True)
+    ax_s.legend(loc="lower left", fontsize=8)

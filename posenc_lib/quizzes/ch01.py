@@ -159,4 +159,27 @@ QUIZ = quiz.quiz(
                     "another token."),
         kind="predict",
     ),
+    quiz.question(
+        "The toy recurrent network of this chapter updates its state with "
+        "h_t = tanh(h_(t−1)·W_h + x_t·W_x), one token after another. Which part of the update "
+        "can be computed for all positions of a sentence at once, before the loop over the tokens?",
+        quiz.option("x_t·W_x, for every t", True,
+                    "Right: x_t·W_x uses only the input, so a single product gives it for every "
+                    "position (the chapter's code does exactly that). The rest waits for the "
+                    "previous state, so standard training runs the L steps of this nonlinear "
+                    "recurrence in order. Attention has no such chain: all L output rows come "
+                    "from a few matrix products."),
+        quiz.option("h_(t−1)·W_h, for every t", False,
+                    "This term needs h_(t−1), which exists only once step t − 1 is done: it is "
+                    "exactly the part that forces the steps to run in order."),
+        quiz.option("The tanh, for every t: it acts on each entry separately", False,
+                    "It does act entry by entry, but its argument contains h_(t−1)·W_h, which "
+                    "waits for the previous step. Because of the tanh the steps cannot simply be "
+                    "combined, as those of a linear recurrence can (with a parallel scan), so "
+                    "standard training runs them in order."),
+        quiz.option("Nothing: every part of step t waits for step t − 1", False,
+                    "x_t·W_x does not involve the state at all: one matrix product gives it for "
+                    "every position before the loop starts. Only the recurrent part waits."),
+        kind="concept",
+    ),
 )

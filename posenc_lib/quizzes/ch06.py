@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import encodings, quiz, similarity
+from .. import encodings, periodicity, quiz, similarity
 
 # Q1: wavelengths of d = 8 (pair 2), and the two usual exponent mistakes
 _LAM8 = encodings.wavelengths(8)
@@ -46,6 +46,20 @@ _OWN_15 = sum(int(_OFFS[np.argmin(np.linalg.norm(encodings.sinusoidal_at(p + _OF
 # Q6: pairs that never complete a turn in a 512-token training window
 _CENSUS = similarity.window_census(512, 512, 10000.0)
 _UNSEEN = _CENSUS["ruler"] + _CENSUS["frozen"]
+
+# Q7: the FFT of column 4 of a d = 8 encoding over 2^16 positions (the chapter's Fourier view)
+_L_FFT = 2 ** 16
+_OMEGA_2 = float(encodings.frequencies(8)[2])                 # pair 2: dims 4 and 5
+_PEAK_4 = float(periodicity.peak_frequencies(encodings.sinusoidal(_L_FFT, 8)[:, 4])[0])
+assert abs(_PEAK_4 - _OMEGA_2 / (2 * np.pi)) <= 0.5 / _L_FFT
+_LAM_2 = float(encodings.wavelengths(8)[2])
+
+# Q8: "the cat sat on the mat", d = 4: the two "the" (positions 0 and 4), pair by pair
+_PE_SENT = encodings.sinusoidal(6, 4)
+_GAP_FAST = float(np.linalg.norm(_PE_SENT[4, :2] - _PE_SENT[0, :2]))
+_GAP_SLOW = float(np.linalg.norm(_PE_SENT[4, 2:] - _PE_SENT[0, 2:]))
+_TURN_SLOW = float(4 * encodings.frequencies(4)[1])             # pair 1 over positions 0 to 4
+assert _GAP_FAST > 10 * _GAP_SLOW > 0
 
 QUIZ = quiz.quiz(
     quiz.question(
@@ -185,5 +199,46 @@ QUIZ = quiz.quiz(
                     "That is true of learned position embeddings (BERT, GPT-2), not of sinusoids: "
                     "sin and cos can be evaluated at any position."),
         kind="concept",
+    ),
+    quiz.question(
+        f"Take column 4 of a d = 8 sinusoidal encoding (the sine of pair 2, ω = {_OMEGA_2:g}) over "
+        f"{_L_FFT:,} positions and compute its Fourier spectrum. Where is its peak, in cycles "
+        "per position?",
+        quiz.option(f"At about {_OMEGA_2 / (2 * np.pi):.5f}: ω/2π, one cycle per wavelength", True,
+                    "Right: the column is the pure wave sin(pos·ω), which turns ω/2π times per "
+                    f"position; the FFT's peak is at {_PEAK_4:.5f}, within half a grid step of it "
+                    f"(the grid step is 1/{_L_FFT:,})."),
+        quiz.option(f"At {_OMEGA_2:g}, the frequency ω itself", False,
+                    "ω is in radians per position; a spectrum counts whole cycles, and one cycle is "
+                    f"2π radians, so the peak sits at ω/2π ≈ {_OMEGA_2 / (2 * np.pi):.5f}."),
+        quiz.option(f"At about {_LAM_2:.0f}, the pair's wavelength", False,
+                    f"{_LAM_2:.0f} is the number of positions per cycle, the inverse of the "
+                    "frequency; no frequency above 0.5 cycles per position even appears on the "
+                    "FFT's axis."),
+        quiz.option("Everywhere: a column of an encoding contains all frequencies", False,
+                    "Each column is one sine or cosine of a single frequency, so its spectrum has "
+                    "one peak (with a little leakage around it, because the window holds no "
+                    "whole number of turns)."),
+        kind="compute",
+    ),
+    quiz.question(
+        "In the d = 4 table of *the cat sat on the mat*, the two *the* stand at positions 0 and 4. "
+        "Which pair of dimensions tells them apart more?",
+        quiz.option("Pair 0, the fast one (dimensions 0 and 1)", True,
+                    "Right: it turns one radian per position, so four positions move it far "
+                    f"(distance {_GAP_FAST:.2f} between the two points), while the slow pair "
+                    f"turns by {_TURN_SLOW:.2f} radian in total (distance {_GAP_SLOW:.2f})."),
+        quiz.option("Pair 1, the slow one (dimensions 2 and 3)", False,
+                    "The slow pair turns by pos/100 radian: over four positions it moves by "
+                    f"only {_GAP_SLOW:.2f}, against {_GAP_FAST:.2f} for the fast pair. Slow pairs "
+                    "tell far-apart positions apart, not neighbours."),
+        quiz.option("Neither: the same word gets the same vector", False,
+                    "The word vector is the same, but the position vector added to it is not: "
+                    "row 0 is (0, 1, 0, 1) and row 4 is not, so the model's inputs differ."),
+        quiz.option("Both equally, as all pairs have norm 1", False,
+                    "Each pair is a point on the unit circle, but the two points of a pair "
+                    "are far apart only if the pair turns fast: "
+                    f"{_GAP_FAST:.2f} for pair 0, {_GAP_SLOW:.2f} for pair 1."),
+        kind="predict",
     ),
 )
