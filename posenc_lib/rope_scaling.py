@@ -150,8 +150,9 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
 
     ``original_max_len``, ``beta_fast``, ``beta_slow``, ``ramp``, ``low_freq_factor``,
     ``high_freq_factor`` and ``seq_len`` are used only by the methods that name them but are
-    validated for every method. ``factor == 1`` returns the unscaled frequencies for all
-    methods.
+    validated for every method. ``factor == 1`` returns the unscaled frequencies for every
+    method except ``"dynamic"`` on an input longer than :math:`L`: there the running factor
+    is :math:`\ell/L` (the formula above with :math:`s = 1`).
     """
     d = check_even_dim("d", d)
     factor = check_finite_real("factor", factor, minimum=1.0)
