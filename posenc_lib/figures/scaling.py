@@ -15,7 +15,11 @@ from ..explorer import Explorer, base_param, choice_param, dim_param, explore, l
 from ..plotting import OKABE_ITO
 
 __all__ = [
+    "EXPLORER_METHODS",
     "angle_coverage",
+    "dynamic_stretch",
+    "explorer_frequencies",
+    "explorer_keep_threshold",
     "lab_results",
     "pair_categories",
     "scaling_explorer",
@@ -127,12 +131,48 @@ def _line(color: str, ls: str, lw: float, label: str):
 # -- THE explorer: wavelengths before and after, per pair ---------------------------------------
 _LAMBDA_LIM = (2.0, 5e8)
 _STRETCH_LIM = (0.8, 45.0)
+#: The methods of the explorer, in the order of its buttons.
+EXPLORER_METHODS: tuple[str, ...] = ("linear", "ntk", "dynamic", "yarn", "llama3")
+_EXPLORER_LABEL = {"linear": "linear (PI)", "ntk": "NTK-aware", "dynamic": "dynamic NTK at ℓ = sL",
+                   "yarn": "YaRN", "llama3": "Llama 3.1"}
+
+
+def explorer_frequencies(d: int, factor: float, base: float, method: str,
+                         original_max_len: int) -> np.ndarray:
+    r"""The frequencies the explorer shows for ``method`` at the factor :math:`s` = ``factor``.
+
+    ``"linear"``, ``"ntk"``, ``"yarn"`` and ``"llama3"``:
+    :func:`~posenc_lib.rope_scaling.scaled_frequencies` with that factor. ``"dynamic"`` has no
+    fixed factor: it is shown on an input of :math:`\ell = sL` tokens, with Hugging Face's
+    configured factor 1, so that its running factor is :math:`\ell/L = s` (the form of Peng
+    et al., :math:`s = \max(1, \ell/L)`); at that length it equals NTK-aware scaling with
+    :math:`s`, and below :math:`L` it changes nothing.
+    """
+    if method == "dynamic":
+        seq_len = max(original_max_len, int(round(factor * original_max_len)))
+        omega, _ = rope_scaling.scaled_frequencies(d, 1.0, "dynamic", base=base,
+                                                   original_max_len=original_max_len,
+                                                   seq_len=seq_len)
+        return omega
+    omega, _ = rope_scaling.scaled_frequencies(d, factor, method, base=base,
+                                               original_max_len=original_max_len)
+    return omega
+
+
+def explorer_keep_threshold(method: str) -> int:
+    """The divisor :math:`k` of the explorer's dotted line :math:`L/k`: the wavelength up to which
+    the method's rule keeps a pair. 4 for ``"llama3"`` (``high_freq_factor``), else 32 (YaRN's
+    :math:`\\beta = 32` turns, also drawn for the methods without such a threshold)."""
+    if method not in EXPLORER_METHODS:
+        raise ValueError(f"method must be one of {EXPLORER_METHODS}, got {method!r}")
+    return 4 if method == "llama3" else 32
 
 
 def scaling_explorer(original_max_len: int = 2048) -> Explorer:
     """Explorer: each pair's wavelength before and after stretching, against the trained
     context :math:`L`, over the factor :math:`s`, the dimension :math:`d`, the base :math:`n`
-    and the method (linear / NTK-aware / YaRN)."""
+    and the method (linear / NTK-aware / dynamic NTK / YaRN / Llama 3.1; see
+    :func:`explorer_frequencies`)."""
     L = original_max_len
 
     def plot(fig: Figure, s: float, d: int, n: float, method: str) -> Callable[..., None]:
@@ -140,11 +180,14 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
         left.set_yscale("log")
         left.set_ylim(*_LAMBDA_LIM)
         left.axhline(L, color="black", ls="--", lw=1.0)
-        left.axhline(L / 32, color="black", ls=":", lw=1.0)
+        # the dotted line: the method's "keep" threshold (L/4 for llama3, YaRN's L/32 otherwise)
+        keep_div = explorer_keep_threshold(method)
+        keep_line = left.axhline(L / keep_div, color="black", ls=":", lw=1.0)
         left.text(0.99, L * 1.3, f"L = {L}", transform=left.get_yaxis_transform(), ha="right",
                   va="bottom", fontsize=8)
-        left.text(0.99, L / 32 * 0.75, "L / 32", transform=left.get_yaxis_transform(),
-                  ha="right", va="top", fontsize=8)
+        keep_text = left.text(0.99, L / keep_div * 0.75, f"L / {keep_div}",
+                              transform=left.get_yaxis_transform(), ha="right", va="top",
+                              fontsize=8)
         # Everything that changes sits above everything that does not (zorder 4 and 5), so that
         # blitting the changed artists over a cached background draws what a full redraw draws.
         before, = left.plot([], [], ls="none", marker="o", ms=3.5, mfc="none", mec=_GREY,
@@ -176,13 +219,12 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
         right.grid(True, which="major")
         right_title = right.set_title("", fontsize=9)
 
-        shown = {"d": d}  # the x-range depends on d only
+        shown = {"d": d, "keep": keep_div}  # the x-range depends on d only
 
         def update(s: float, d: int, n: float, method: str) -> list | None:
             i = np.arange(d // 2)
             lam = encodings.wavelengths(d, n)
-            omega_new, _ = rope_scaling.scaled_frequencies(d, s, method, base=n,
-                                                           original_max_len=L)
+            omega_new = explorer_frequencies(d, s, n, method, L)
             lam_new = 2 * np.pi / omega_new
             stretch = lam_new / lam
             cats = pair_categories(stretch, s)
@@ -197,13 +239,20 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
             s_text.set_position((0.02, s * 1.06))
             s_text.set_text(f"s = {s:.3g}")
             unseen = int(np.sum(lam > L))
-            left_title.set_text(f"{method}, d = {d}, n = {n:g}: {unseen} of {d // 2} pairs\n"
+            left_title.set_text(f"{_EXPLORER_LABEL[method]}, d = {d}, n = {n:g}: {unseen} of "
+                                f"{d // 2} pairs\n"
                                 f"never complete a turn in L = {L} positions")
             counts = {key: int(np.sum(cats == key)) for key in _CATEGORY_STYLE}
             right_title.set_text(f"kept {counts['kept']}, in between {counts['between']},\n"
                                  f"interpolated {counts['interpolated']}")
-            if d != shown["d"]:  # new x-limits and ticks: the whole figure must be redrawn
-                shown["d"] = d
+            keep = explorer_keep_threshold(method)
+            keep_line.set_ydata([L / keep, L / keep])
+            keep_text.set_position((0.99, L / keep * 0.75))
+            keep_text.set_text(f"L / {keep}")
+            if d != shown["d"] or keep != shown["keep"]:
+                # new x-limits and ticks, or the dotted threshold moved (drawn below the marks):
+                # the whole figure must be redrawn
+                shown["d"], shown["keep"] = d, keep
                 return None
             # same axes: only these artists changed, so live updates can blit them
             return [before, *lines_l.values(), *lines_r.values(), s_line, s_text, left_title,
@@ -214,21 +263,82 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
 
     return explore(
         plot,
-        log_param("s", "factor s", 1.0, 32.0, 8.0, (2.0, 4.0, 8.0, 32.0), step=0.05,
+        log_param("s", "factor s", 1.0, 32.0, 8.0, (2.0, 8.0, 32.0), step=0.05,
                   description="context extension factor (log scale)"),
         dim_param(default=128, grid=(64, 128), min=8, max=256),
         base_param(default=10000.0, grid=(10000.0, 500000.0), min=100.0, max=1000000.0),
-        choice_param("method", "method", ("linear", "ntk", "yarn")),
+        choice_param("method", "method", EXPLORER_METHODS),
         title=f"Stretching RoPE: each pair's wavelength before and after (trained context "
               f"L = {L})",
         alt=lambda s, d, n, method: (
             f"Left: the wavelengths of the {d // 2} RoPE pairs (d={d}, base n={n:g}) on a log "
-            f"axis, grey before and coloured after {method} scaling with factor s={s:.3g}, "
-            f"against dashed lines at the trained context L={L} and at L/32. Right: the "
+            f"axis, grey before and coloured after {_EXPLORER_LABEL[method]} scaling with factor "
+            f"s={s:.3g}, "
+            f"against a dashed line at the trained context L={L} and a dotted one at "
+            f"L/{explorer_keep_threshold(method)}. Right: the "
             f"stretch of each pair's wavelength, from 1 (kept, blue circles) to s "
             f"(interpolated, vermillion squares), with pairs in between as orange triangles."),
         figsize=(7.4, 3.4),
     )
+
+
+# -- dynamic NTK: a stretch that follows the input length ---------------------------------------
+def dynamic_stretch(fig: Figure, d: int = 128, base: float = 10000.0,
+                    original_max_len: int = 2048, factor: float = 4.0,
+                    max_ratio: float = 8.0) -> dict[str, np.ndarray]:
+    r"""The stretch :math:`\theta_i/\theta'_i` of the slowest pair against the input length
+    :math:`\ell`, for a fixed factor ``factor`` (NTK-aware; Position Interpolation stretches this
+    pair by the same :math:`s`) and for dynamic NTK with Hugging Face's configured factor 1 and
+    ``factor`` (:func:`~posenc_lib.rope_scaling.scaled_frequencies` with ``seq_len`` :math:`=\ell`).
+
+    The dashed line is :math:`\max(1, \ell/L)`: the least stretch that keeps the slowest pair
+    (which makes less than one turn in :math:`L`) inside its trained arc up to offset
+    :math:`\ell`. Returns the plotted curves, keyed by label, and ``"ratio"`` (:math:`\ell/L`).
+    """
+    L = original_max_len
+    ratio = 2.0 ** np.linspace(-1.0, np.log2(max_ratio), 121)
+    lengths = np.maximum(1, np.round(ratio * L).astype(int))
+    theta_last = encodings.frequencies(d, base)[-1]
+
+    def slowest(method: str, s: float, seq_len: int) -> float:
+        omega, _ = rope_scaling.scaled_frequencies(d, s, method, base=base, original_max_len=L,
+                                                   seq_len=seq_len)
+        return float(theta_last / omega[-1])
+
+    curves = {
+        "needed": np.maximum(1.0, lengths / L),
+        f"fixed, s = {factor:g} (NTK-aware or PI)": np.array(
+            [slowest("ntk", factor, n) for n in lengths]),
+        "dynamic NTK, factor 1": np.array([slowest("dynamic", 1.0, n) for n in lengths]),
+        f"dynamic NTK, factor {factor:g}": np.array(
+            [slowest("dynamic", factor, n) for n in lengths]),
+    }
+    # colour, dash, marker, line width, z-order: the "needed" line is drawn last, thin and black,
+    # so that it stays visible where dynamic NTK with factor 1 lies exactly on it
+    styles = [("black", (0, (3, 2)), None, 1.2, 5), (OKABE_ITO[3], "-", "s", 1.6, 3),
+              (OKABE_ITO[0], "-", "o", 3.2, 2), (OKABE_ITO[2], "-.", "^", 1.6, 3)]
+    ax = fig.subplots()
+    ax.axvspan(ratio[0], 1.0, color="#eeeeee", lw=0)
+    ax.text(0.71, 0.25, f"ℓ ≤ L = {L}", transform=ax.get_xaxis_transform(), ha="center",
+            va="center", fontsize=8)
+    for (label, y), (color, ls, marker, lw, z) in zip(curves.items(), styles):
+        label = "least stretch needed: max(1, ℓ/L)" if label == "needed" else label
+        ax.plot(ratio, y, color=color, ls=ls, lw=lw, marker=marker, markevery=12, ms=5,
+                label=label, zorder=z)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ticks = [0.5, 1, 2, 4, 8]
+    ax.set_xticks([t for t in ticks if t <= max_ratio], [f"{t:g}" for t in ticks if t <= max_ratio])
+    top = float(max(np.max(y) for y in curves.values()))
+    yticks = [2.0**k for k in range(int(np.ceil(np.log2(top))) + 1)]
+    ax.set_yticks(yticks, [f"{t:g}" for t in yticks])
+    ax.minorticks_off()
+    ax.set_xlabel("input length ℓ / trained context L")
+    ax.set_ylabel(f"stretch of the slowest pair\n(pair {d // 2 - 1}, θ / θ′)")
+    ax.grid(True)
+    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title(f"d = {d}, n = {base:g}, L = {L}", fontsize=9)
+    return {**curves, "ratio": ratio}
 
 
 # -- YaRN's two ramps: the paper's (linear in turns) and the reference code's (in the pair index) --

@@ -58,6 +58,39 @@ assert abs(_A5[1] - _LINE5) <= _BOUND5 < 0.05 and abs(_A5[3]) > 20 * _INSIDE
 _INSIDE_UP = math.ceil(100 * _INSIDE) / 100             # a bound quoted rounded up (0.38)
 assert _INSIDE < _INSIDE_UP
 
+# Q7: dynamic NTK (Hugging Face's formula) on the chapter's head, at L/2 and at 2L, factor 1 and 4
+_SLOW = _THETA[-1]
+
+
+def _slowest_stretch(method: str, factor: float, length: int) -> float:
+    omega, _ = rope_scaling.scaled_frequencies(_D, factor, method, base=_N, original_max_len=_L,
+                                               seq_len=length)
+    return float(_SLOW / omega[-1])
+
+
+_DYN_HALF = _slowest_stretch("dynamic", 4.0, _L // 2)             # 1: nothing changes below L
+_FIX_HALF = _slowest_stretch("ntk", 4.0, _L // 2)                 # 4: a fixed factor always acts
+_DYN1_2L = _slowest_stretch("dynamic", 1.0, 2 * _L)               # 2 = l / L
+_DYN4_2L = _slowest_stretch("dynamic", 4.0, 2 * _L)               # 5 = 4 * 2 - 3
+assert _DYN_HALF == 1.0 and abs(_FIX_HALF - 4) < 1e-12
+assert abs(_DYN1_2L - 2) < 1e-9 and abs(_DYN4_2L - 5) < 1e-9
+
+# Q8: Llama 3.1's configuration: factor 8, low_freq_factor 1, high_freq_factor 4, L = 8192,
+# base 500000, d = 128 (the chapter's worked example 2)
+_D8, _N8, _L8, _S8 = 128, 500000.0, 8192, 8.0
+_R8 = rope_scaling.turns(_D8, _N8, _L8)
+_T8 = encodings.frequencies(_D8, _N8)
+_L3, _ = rope_scaling.scaled_frequencies(_D8, _S8, "llama3", base=_N8, original_max_len=_L8)
+_KEPT8 = np.flatnonzero(_L3 == _T8)
+_DIV8 = np.flatnonzero(np.isclose(_L3, _T8 / _S8, rtol=1e-12, atol=0))
+_LAM8 = encodings.wavelengths(_D8, _N8)
+assert np.array_equal(_KEPT8, np.flatnonzero(_LAM8 <= _L8 / 4))   # wavelength at most L/4
+assert np.array_equal(_DIV8, np.flatnonzero(_LAM8 >= _L8))        # wavelength at least L
+_YLOW8, _YHIGH8 = rope_scaling.yarn_correction_range(_D8, _N8, _L8)
+assert _KEPT8[-1] > _YLOW8 and _DIV8[0] == _YHIGH8
+_R8 = rope_scaling.turns(_D8, _N8, _L8)
+assert np.all((_R8[_KEPT8[-1] + 1:_DIV8[0]] > 1) & (_R8[_KEPT8[-1] + 1:_DIV8[0]] < 4))  # blended
+
 QUIZ = quiz.quiz(
     quiz.question(
         f"A RoPE model with d = {_D}, base {_N:g} is trained on {_L} tokens and run, unchanged, "
@@ -184,5 +217,50 @@ QUIZ = quiz.quiz(
                     "learned, and that key now sits six positions back. The chapter measures "
                     "exactly this."),
         kind="predict",
+    ),
+    quiz.question(
+        f"A model trained on L = {_L} tokens (d = {_D}, base {_N:g}) is set up with Hugging "
+        f"Face's dynamic NTK scaling, factor 4. How much does it stretch the slowest pair on an "
+        f"input of {_L // 2} tokens, and on one of {2 * _L}?",
+        quiz.option(f"Not at all on {_L // 2} tokens; by {_DYN4_2L:.0f} on {2 * _L}.", True,
+                    f"Dynamic NTK recomputes the NTK-aware base for the input at hand, with the "
+                    f"running factor 4·ℓ/L − 3: 1 for every input up to L (nothing changes), and "
+                    f"4·2 − 3 = {_DYN4_2L:.0f} at ℓ = 2L. With factor 1 it would be exactly "
+                    f"ℓ/L = {_DYN1_2L:.0f}, the least stretch that keeps the slowest pair inside "
+                    f"its trained arc."),
+        quiz.option(f"By {_FIX_HALF:.0f} on both inputs.", False,
+                    f"That is a *fixed* factor 4 (NTK-aware or PI): it stretches every input, "
+                    f"short ones too, so a {_L // 2}-token input no longer runs with the trained "
+                    f"frequencies. Dynamic scaling starts only beyond L."),
+        quiz.option(f"Not at all on {_L // 2} tokens; by 2 on {2 * _L}.", False,
+                    f"2 = ℓ/L is dynamic NTK with factor 1. Hugging Face's running factor is "
+                    f"factor·ℓ/L − (factor − 1), which with factor 4 gives {_DYN4_2L:.0f} at "
+                    f"2L: more stretch than needed."),
+        kind="compute",
+    ),
+    quiz.question(
+        f"Llama 3.1's configuration reads rope_type \"llama3\", factor {_S8:g}, "
+        f"low_freq_factor 1, high_freq_factor 4, original_max_position_embeddings {_L8}, "
+        f"rope_theta {_N8:g}, with d = {_D8}. Which pairs keep their frequency?",
+        quiz.option(f"Pairs 0 to {_KEPT8[-1]}: wavelength at most L/4 = {_L8 // 4}.", True,
+                    f"Llama 3.1 keeps every pair whose wavelength is at most L/high_freq_factor = "
+                    f"{_L8}/4, that is, every pair that turns at least 4 times in L, divides by "
+                    f"{_S8:g} those with a wavelength above L/low_freq_factor = {_L8} (pairs "
+                    f"{_DIV8[0]} to {_D8 // 2 - 1}, under one turn) and blends the "
+                    f"{_DIV8[0] - _KEPT8[-1] - 1} in between, linearly in the turns."),
+        quiz.option(f"Pairs 0 to {_YLOW8}: at least 32 turns in L, as in YaRN.", False,
+                    f"That is YaRN's rule, with β = 32. Llama 3.1's threshold is 4 turns "
+                    f"(wavelength L/4), so it keeps more pairs: 0 to {_KEPT8[-1]}. Both divide "
+                    f"the same pairs by s, those under one turn."),
+        quiz.option(f"Pairs 0 to {_DIV8[0] - 1}: every pair with at least one turn.", False,
+                    f"Only the pairs with at least 4 turns (wavelength at most L/4) are kept: "
+                    f"0 to {_KEPT8[-1]}. The {_DIV8[0] - _KEPT8[-1] - 1} pairs {_KEPT8[-1] + 1} to "
+                    f"{_DIV8[0] - 1}, with between 1 and 4 turns, are blended between kept and "
+                    f"divided by {_S8:g}, linearly in the turns."),
+        quiz.option(f"None: the factor {_S8:g} applies to every pair.", False,
+                    "That is linear Position Interpolation. The llama3 rule keeps the fast pairs, "
+                    "which went round many times in training, and divides only the slow ones by "
+                    f"{_S8:g}."),
+        kind="compute",
     ),
 )
