@@ -368,7 +368,10 @@ class Explorer:
         if not changed:
             self._background = None
             return png_bytes(fig, dpi=self.dpi, fast=True)
-        artists = list(changed)
+        # The axes frames are redrawn too, so that changed artists never cover them: a full draw
+        # puts spines (z-order 2.5) over images, patches and lines.
+        artists = list(dict.fromkeys([*changed, *(sp for ax in fig.axes
+                                                  for sp in ax.spines.values())]))
         canvas = fig.canvas
         key = tuple(id(a) for a in artists)
         if self._background is None or self._background[0] != key:
