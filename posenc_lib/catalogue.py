@@ -17,6 +17,12 @@ same source. Each :class:`Method` records
 * well-documented **models** that use it, and the **key paper** the book follows (year and month
   of its first public version, citation key, and where it was published later).
 
+RoPE comes in several variants in released models. :data:`ROPE_VARIANTS` lists them as
+:class:`Variant` rows (which features rotate, how they pair up, one axis or two, which base, which
+scaling rule at long inputs), each with the setting a released configuration uses and the
+``posenc_lib`` call that computes it; :func:`variants_table` shows them. :data:`PARTIAL_ROTARY`
+and :data:`LLAMA31_ROPE` hold the numbers of two released configurations.
+
 Two probes make "where" and "relative" measurable on any one-head layer
 ``layer(x, positions) -> logits`` (:func:`position_layer` builds one per scheme):
 :func:`classify_layer` finds where a layer injects position, and :func:`diagonal_spread`
@@ -46,21 +52,26 @@ from ._validate import (
 
 __all__ = [
     "LAYER_SCHEMES",
+    "LLAMA31_ROPE",
     "METHODS",
+    "PARTIAL_ROTARY",
     "ROPE_BASES",
     "ROPE_CONTEXTS",
     "ROPE_REPORTED_REACH",
+    "ROPE_VARIANTS",
     "TIMELINE",
     "WHERE",
     "Event",
     "Method",
     "Table",
+    "Variant",
     "classify_layer",
     "diagonal_spread",
     "method",
     "position_layer",
     "position_parameters",
     "table",
+    "variants_table",
 ]
 
 #: Where a method injects position into one attention head (see the module docstring).
@@ -72,7 +83,8 @@ class Method:
     """One row of the comparison: the facts about a position encoding.
 
     ``acts_on`` is one of :data:`WHERE`; ``relative`` is ``True`` when the logit depends on the
-    positions, and only through :math:`j - i`; ``False`` when it depends on absolute positions;
+    positions, and only through :math:`j - i` (for axial 2-D RoPE: only through the offset
+    between two image patches, (Δrow, Δcol)); ``False`` when it depends on absolute positions;
     ``None`` for NoPE, which has no position at all (its logit is trivially shift-invariant, so
     "relative" would be true but empty). ``params`` is the learned-parameter count as text
     (:func:`position_parameters` computes it); ``extends`` names the method a context-extension
@@ -82,6 +94,8 @@ class Method:
     ``venue``/``venue_year`` say where and when it was published after that, if it was.
     ``lab_scheme`` is the name of the scheme in :data:`posenc_lib.lab.POSITIONS`, or ``None``
     if the book's lab does not train it. ``beyond`` says what happens past the training length.
+    ``event`` replaces the timeline label made from ``name`` and ``paper`` when the key paper is
+    not where the idea started (axial 2-D RoPE: used in EVA-02 before Heo et al. studied it).
     """
 
     key: str
@@ -102,6 +116,7 @@ class Method:
     extends: str | None = None
     venue: str | None = None
     venue_year: int | None = None
+    event: str | None = None
 
     def __post_init__(self) -> None:
         check_choice("acts_on", self.acts_on, WHERE)
@@ -158,6 +173,14 @@ METHODS: tuple[Method, ...] = (
         lab_scheme="rope", beyond="defined; angle combinations never seen in training",
         venue="Neurocomputing", venue_year=2024),
     Method(
+        key="axial", name="Axial 2-D RoPE", chapter=8, acts_on="queries-keys",
+        relative=True, params="none", models=("EVA-02",), model_cites=("fang2023eva02",),
+        paper="Heo et al.", year=2024, month=3, cite="heo2024ropevit", arxiv="2403.13298",
+        lab_scheme=None,
+        beyond="runs on larger patch grids (higher image resolutions); offsets never seen in "
+               "training are new, as in 1-D", venue="ECCV", venue_year=2024,
+        event="Axial 2-D RoPE studied for ViTs (Heo et al.)"),
+    Method(
         key="alibi", name="ALiBi", chapter=9, acts_on="scores", relative=True,
         params="none (fixed slopes)", models=("BLOOM", "MPT"),
         model_cites=("bigscience2022bloom", "mosaicml2023mpt"),
@@ -181,11 +204,18 @@ METHODS: tuple[Method, ...] = (
         extends="rope"),
     Method(
         key="ntk", name="NTK-aware scaling", chapter=11, acts_on="queries-keys", relative=True,
-        params="none (RoPE base n·s^(d/(d−2)))", models=("Qwen (dynamic variant)",),
-        model_cites=("bai2023qwen",),
+        params="none (RoPE base n·s^(d/(d−2)))", models=(), model_cites=(),
         paper="bloc97", year=2023, month=6, cite="bloc97ntk", arxiv=None, lab_scheme=None,
         beyond="stretches a trained RoPE model, even without fine-tuning (a larger base "
                "matched to the stretch)", extends="rope"),
+    Method(
+        key="dynamic", name="Dynamic NTK", chapter=11, acts_on="queries-keys", relative=True,
+        params="none (the NTK base, recomputed for the current length)", models=("Qwen",),
+        model_cites=("bai2023qwen",),
+        paper="emozilla", year=2023, month=6, cite="emozilla2023dynamic", arxiv=None,
+        lab_scheme=None,
+        beyond="stretches a trained RoPE model without fine-tuning; inputs up to the training "
+               "length are read exactly as in training", extends="rope"),
     Method(
         key="abf", name="Larger RoPE base", chapter=11, acts_on="queries-keys", relative=True,
         params="none (a new base n)", models=("Code Llama", "Llama 2 Long"),
@@ -202,6 +232,15 @@ METHODS: tuple[Method, ...] = (
         lab_scheme=None,
         beyond="stretches a trained RoPE model, with or without a short fine-tune",
         extends="rope", venue="ICLR", venue_year=2024),
+    Method(
+        key="llama3", name="Llama 3.1 scaling", chapter=11, acts_on="queries-keys",
+        relative=True, params="none (per-pair blend of θ_i and θ_i/s by wavelength)",
+        models=("Llama 3.1",), model_cites=("dubey2024llama3",),
+        paper="Dubey et al.", year=2024, month=7, cite="dubey2024llama3", arxiv="2407.21783",
+        lab_scheme=None,
+        beyond="keeps the fast pairs, divides the slow ones by s, blends in between; Llama 3.1 "
+               "was released with it after long-context pretraining from 8K to 128K tokens",
+        extends="rope"),
 )
 
 _BY_KEY = {m.key: m for m in METHODS}
@@ -234,6 +273,143 @@ ROPE_CONTEXTS: dict[str, tuple[int, str]] = {
 ROPE_REPORTED_REACH: dict[str, tuple[int, str]] = {
     "Code Llama": (100_000, "roziere2023codellama"),
 }
+
+#: Partial rotary in two released models (model → (model width, heads, rotated features per head,
+#: the configuration's setting, citation key)). Only the first ``rotary_dim`` features of each
+#: head rotate (:func:`posenc_lib.rope.apply` with ``rotary_dim``): GPT-J's heads have 4096/16 =
+#: 256 features and ``rotary_dim = 64``; GPT-NeoX-20B's have 6144/64 = 96 and
+#: ``rotary_pct = 0.25``, so 24 (as in their Hugging Face configurations).
+PARTIAL_ROTARY: dict[str, tuple[int, int, int, str, str]] = {
+    "GPT-J": (4096, 16, 64, "rotary_dim = 64", "wang2021gptj"),
+    "GPT-NeoX-20B": (6144, 64, 24, "rotary_pct = 0.25", "black2022gptneox"),
+}
+
+#: Llama 3.1's RoPE settings as its released configuration spells them (Hugging Face
+#: ``rope_scaling`` with ``rope_type="llama3"``, ``rope_theta`` and the longest input,
+#: ``max_position_embeddings``), with the citation key of
+#: the paper that describes the models. :func:`posenc_lib.rope_scaling.scaled_frequencies` with
+#: ``method="llama3"`` computes the frequencies from them.
+LLAMA31_ROPE: dict[str, Any] = {
+    "rope_type": "llama3",
+    "factor": 8.0,
+    "low_freq_factor": 1.0,
+    "high_freq_factor": 4.0,
+    "original_max_position_embeddings": 8192,
+    "max_position_embeddings": 131_072,
+    "rope_theta": 500_000.0,
+    "cite": "dubey2024llama3",
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One row of the RoPE variants table: a choice that released RoPE models make differently.
+
+    ``changes`` says what differs from plain RoPE (every feature of a head, adjacent pairs, one
+    axis, base 10000, no scaling); ``setting`` how a released configuration or code base spells
+    it; ``models``/``model_cites`` examples with their citation keys; ``cite`` the source the
+    book follows (``None`` when the models themselves are the source); ``library`` the
+    ``posenc_lib`` call that computes it; ``chapter`` where the book builds it.
+    """
+
+    key: str
+    name: str
+    chapter: int
+    changes: str
+    setting: str
+    models: tuple[str, ...]
+    model_cites: tuple[str, ...]
+    cite: str | None
+    library: str
+
+    def __post_init__(self) -> None:
+        if len(self.models) != len(self.model_cites):
+            raise ValueError(f"{self.key}: give one citation key per model, got "
+                             f"{len(self.models)} models and {len(self.model_cites)} keys")
+
+
+def _partial_setting() -> str:
+    parts = []
+    for name, (width, heads, rot, setting, _) in PARTIAL_ROTARY.items():
+        parts.append(f"{name}: {setting} ({rot} of {width // heads} features per head)")
+    return "; ".join(parts)
+
+
+#: The RoPE variants of released models, in the order of the variants table. They say which
+#: features rotate, how they pair up, one axis or two, which base, and which scaling rules a
+#: configuration can name (Hugging Face ``rope_scaling``; fixed NTK-aware scaling has no type of
+#: its own there).
+ROPE_VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        key="pairing", name="Pairing convention", chapter=8,
+        changes="which two features form pair i: adjacent (2i, 2i+1) or rotate-half (i, i+d/2); "
+                "the same maths in permuted features",
+        setting="adjacent: GPT-J, Meta's LLaMA code; rotate-half: GPT-NeoX, Hugging Face Llama. "
+                "Converting a checkpoint permutes the rows of W_Q and W_K head by head",
+        models=("GPT-J", "LLaMA", "GPT-NeoX-20B"),
+        model_cites=("wang2021gptj", "touvron2023llama", "black2022gptneox"),
+        cite="su2021roformer",
+        library="rope.apply(..., pairing=...), rope.convert_qk_weight(w, n_heads)"),
+    Variant(
+        key="partial", name="Partial rotary", chapter=8,
+        changes="only the first r features of each head rotate (with the frequencies of an "
+                "r-dimensional RoPE); the others carry no position",
+        setting=_partial_setting(),
+        models=tuple(PARTIAL_ROTARY), model_cites=tuple(v[4] for v in PARTIAL_ROTARY.values()),
+        cite=None, library="rope.apply(x, rotary_dim=r)"),
+    Variant(
+        key="axial", name="Axial 2-D RoPE", chapter=8,
+        changes="half of the features turn with an image patch's row, half with its column: "
+                "the score depends on the 2-D offset",
+        setting="RoPE-Axial of Heo et al., who use base 100 (their RoPE-Mixed learns "
+                "frequencies that mix the two axes); EVA-02 used 2-D RoPE before them",
+        models=("EVA-02",), model_cites=("fang2023eva02",), cite="heo2024ropevit",
+        library="rope.axial_apply(x, rows, cols), rope.grid_positions(h, w)"),
+    Variant(
+        key="base", name="Base n", chapter=11,
+        changes="slower frequencies θ_i = n^(−2i/d) for a larger base",
+        setting="rope_theta: " + ", ".join(
+            f"{b:,.0f} ({name})" for name, (b, _) in ROPE_BASES.items()
+            if name in ("Llama 2", "Llama 3", "Code Llama")),
+        models=("Llama 2", "Code Llama", "Llama 3"),
+        model_cites=tuple(ROPE_BASES[k][1] for k in ("Llama 2", "Code Llama", "Llama 3")),
+        cite=None, library="encodings.frequencies(d, base)"),
+    Variant(
+        key="linear", name="Position interpolation", chapter=11,
+        changes="every θ_i divided by s; needs fine-tuning",
+        setting="rope_scaling type \"linear\", factor s", models=(), model_cites=(),
+        cite="chen2023pi", library='rope_scaling.scaled_frequencies(d, s, "linear")'),
+    Variant(
+        key="dynamic", name="Dynamic NTK", chapter=11,
+        changes="the NTK-aware base, recomputed for the current length ℓ > L with the factor "
+                "s·ℓ/L − (s − 1); unchanged up to L",
+        setting="Hugging Face: rope_scaling type \"dynamic\", factor s. Qwen: "
+                "use_dynamic_ntk = true, with a factor rule of its own (no s)",
+        models=("Qwen",), model_cites=("bai2023qwen",), cite="emozilla2023dynamic",
+        library='rope_scaling.scaled_frequencies(d, s, "dynamic", seq_len=ℓ)'),
+    Variant(
+        key="yarn", name="YaRN", chapter=11,
+        changes="keep the fast pairs, divide the slow ones by s, ramp in between; q and k each "
+                "× (0.1 ln s + 1) by default",
+        setting="rope_scaling type \"yarn\", factor s, original_max_position_embeddings L "
+                "(DeepSeek-V2 adds keys of its own and sets its own attention factor, mscale)",
+        models=("DeepSeek-V2", "Qwen2.5"), model_cites=("deepseek2024v2", "qwen2024qwen25"),
+        cite="peng2024yarn", library='rope_scaling.scaled_frequencies(d, s, "yarn")'),
+    Variant(
+        key="llama3", name="Llama 3.1 scaling", chapter=11,
+        changes="keep pairs of 4 or more turns in L, divide pairs of 1 turn or fewer by s, "
+                "blend linearly in the turns between; no logit factor",
+        setting=(f"rope_scaling type \"{LLAMA31_ROPE['rope_type']}\", factor "
+                 f"{LLAMA31_ROPE['factor']:g}, low_freq_factor "
+                 f"{LLAMA31_ROPE['low_freq_factor']:g}, high_freq_factor "
+                 f"{LLAMA31_ROPE['high_freq_factor']:g}, original_max_position_embeddings "
+                 f"{LLAMA31_ROPE['original_max_position_embeddings']}; rope_theta "
+                 f"{LLAMA31_ROPE['rope_theta']:,.0f}"),
+        models=("Llama 3.1",), model_cites=(LLAMA31_ROPE["cite"],), cite=None,
+        library='rope_scaling.scaled_frequencies(d, s, "llama3")'),
+)
+
+_VARIANTS_BY_KEY = {v.key: v for v in ROPE_VARIANTS}
 
 
 def method(key: str) -> Method:
@@ -362,6 +538,12 @@ class Table:
 _TASK_SHORT: dict[str, str] = {"copy_back": "copy", "latest_signal": "latest-signal"}
 
 
+def _partial_caption() -> str:
+    counts = [f"{rot} of {width // heads}" for width, heads, rot, _, _ in PARTIAL_ROTARY.values()]
+    return (f"{' and '.join(PARTIAL_ROTARY)} rotate only part of each head ("
+            f"{' and '.join(counts)} features).")
+
+
 def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
     """The comparison table of the methods ``keys`` (default: all of :data:`METHODS`).
 
@@ -383,8 +565,15 @@ def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
                "v1 where there is one); some ideas are older (see the history below). "
                "relative? n/a: NoPE has no position at all. Learned parameters: d is the "
                "model width (in the RoPE rows, the width of one head), H the number of heads, "
-               "k Shaw's clipping distance, s the stretch factor, θ_i RoPE's frequency of pair "
-               "i. GPT-J and GPT-NeoX-20B rotate only part of each head.")
+               "k Shaw's clipping distance, s the stretch factor, n the RoPE base (chapter 8 "
+               "calls it b, because there n is a key position), θ_i RoPE's frequency of pair "
+               "i. " + _partial_caption())
+    if "axial" in chosen:
+        caption += (" Axial 2-D RoPE is relative in the offset between two image patches (rows "
+                    "and columns); EVA-02 used it before Heo et al. studied it systematically.")
+    if "llama3" in chosen:
+        caption += (" Llama 3.1 scaling: the paper describes the models; the rule itself is in "
+                    "Meta's released code and configuration (see the RoPE variants table).")
     if sweeps:
         names = [_TASK_SHORT.get(sw.task, sw.task) for sw in sweeps]
         for name, sw in zip(names, sweeps):
@@ -412,6 +601,28 @@ def table(sweep: Any | None = None, keys: Sequence[str] | None = None) -> Table:
     return Table(header, rows, caption=caption)
 
 
+def variants_table(keys: Sequence[str] | None = None) -> Table:
+    """The RoPE variants table: the rows ``keys`` of :data:`ROPE_VARIANTS` (default: all)."""
+    if keys is None:
+        chosen = list(ROPE_VARIANTS)
+    else:
+        chosen = [_VARIANTS_BY_KEY[check_choice("key", k, tuple(_VARIANTS_BY_KEY))]
+                  for k in keys]
+    header = ["variant, chapter", "what changes", "setting (configuration, code or paper)",
+              "examples", "in posenc_lib"]
+    rows = [[f"{v.name}, ch. {v.chapter}", v.changes, v.setting,
+             ", ".join(v.models) if v.models else "—", v.library] for v in chosen]
+    caption = ("Plain RoPE rotates every feature of a head in adjacent pairs, along one axis, "
+               "with base 10,000 and no scaling; each row changes one of these choices. n is the "
+               "RoPE base (chapter 8 calls it b, because there n is a key position), s the "
+               "stretch factor, L the training length, ℓ the length of the current input, r the "
+               "rotated features, d the width of one head. Settings are spelled as in Hugging "
+               "Face configurations where they have a name there; the pairing row names code "
+               "bases, the axial row a paper's method. Examples are models that use the "
+               "variant, not always with the same settings.")
+    return Table(header, rows, caption=caption)
+
+
 # --------------------------------------------------------------------------------------------
 # Timeline
 # --------------------------------------------------------------------------------------------
@@ -432,6 +643,8 @@ class Event:
 #: Methods (first papers) plus the adoptions and studies the chapter mentions, in date order.
 def _event_label(m: Method) -> str:
     author = m.paper.split()[0]
+    if m.event is not None:
+        return m.event
     return m.name if m.name.startswith(author) else f"{m.name} ({m.paper})"
 
 
@@ -440,6 +653,7 @@ TIMELINE: tuple[Event, ...] = tuple(sorted(  # a stable sort: same-month events 
     + [Event(2018, 6, "GPT: learned positions", "radford2018gpt", "model", "input"),
        Event(2018, 10, "BERT: learned positions", "devlin2019bert", "model", "input"),
        Event(2019, 2, "GPT-2: learned positions", "radford2019gpt2", "model", "input"),
+       Event(2023, 3, "EVA-02: 2-D RoPE in a ViT", "fang2023eva02", "model", "queries-keys"),
        Event(2023, 5, "NoPE length study (Kazemnejad et al.)", "kazemnejad2023nope", "study",
              "nowhere")],
     key=lambda e: (e.year, e.month)))

@@ -109,7 +109,8 @@ def where_diagram(fig: Figure) -> None:
 
 # -- timeline --------------------------------------------------------------------------------
 def timeline(fig: Figure, events: tuple[catalogue.Event, ...] = catalogue.TIMELINE) -> None:
-    """The methods and key adoptions on a vertical time axis, 2017 (top) to 2024 (bottom).
+    """The methods and key adoptions on a vertical time axis, from 2017 (top) down to the start
+    of the year after the last event (bottom).
 
     Markers sit at the true date on the axis; each is joined to its label, and the labels are
     spaced evenly in date order (so that the crowded year 2023 stays readable). Marker colour
@@ -119,7 +120,7 @@ def timeline(fig: Figure, events: tuple[catalogue.Event, ...] = catalogue.TIMELI
     :func:`timeline_alt` describes the same events in words.
     """
     ax = fig.subplots()
-    top, bottom = 2017.0, 2024.0
+    top, bottom = 2017.0, float(_last_year(events) + 1)
     dates = [e.year + (e.month - 0.5) / 12 for e in events]
     rows = np.linspace(top + 0.2, bottom - 0.2, len(events))
     x_event, x_label = 0.0, 0.9
@@ -135,7 +136,7 @@ def timeline(fig: Figure, events: tuple[catalogue.Event, ...] = catalogue.TIMELI
     ax.axvline(x_event, color="#333333", lw=1.0, zorder=1)
     ax.set_ylim(bottom + 0.05, top - 0.05)  # time runs down the page
     ax.set_xlim(-0.35, 6.3)
-    ax.set_yticks(range(2017, 2025))
+    ax.set_yticks(range(2017, int(bottom) + 1))
     ax.set_ylabel("year (first public version)")
     ax.set_xticks([])
     ax.spines["bottom"].set_visible(False)
@@ -148,7 +149,11 @@ def timeline(fig: Figure, events: tuple[catalogue.Event, ...] = catalogue.TIMELI
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8,
                title="marker colour and shape: where it acts;  filled: key paper",
                title_fontsize=8)
-    ax.set_title("Position encodings, 2017 → 2024")
+    ax.set_title(f"Position encodings, 2017 → {_last_year(events)}")
+
+
+def _last_year(events: tuple[catalogue.Event, ...]) -> int:
+    return max((e.year for e in events), default=2017)
 
 
 def timeline_alt(events: tuple[catalogue.Event, ...] = catalogue.TIMELINE) -> str:
@@ -156,7 +161,8 @@ def timeline_alt(events: tuple[catalogue.Event, ...] = catalogue.TIMELINE) -> st
     months = ("January February March April May June July August September October November "
               "December").split()
     items = [f"{months[e.month - 1]} {e.year} {e.label}" for e in events]
-    return ("Vertical timeline from 2017 at the top to 2024 at the bottom. Markers on the time "
+    return (f"Vertical timeline from 2017 at the top to the end of {_last_year(events)} at the bottom. "
+            "Markers on the time "
             "axis, coloured and shaped by where each method acts (filled for a method's key "
             "paper, hollow for an adoption or a later study), are joined to labels: "
             + "; ".join(items) + ".")

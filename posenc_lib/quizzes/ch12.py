@@ -1,15 +1,16 @@
 """Quick check of chapter 12.
 
 Every number the feedback quotes is computed here with the library: the stretch factor, YaRN's
-scale, the T5 parameter counts, the lab's training budget and the same-token spread of the
-chapter's sinusoidal head.
+scale, the T5 parameter counts, the lab's training budget, the same-token spread of the
+chapter's sinusoidal head, the rows a whole-width pairing permutation moves between heads, and
+GPT-NeoX-20B's rotating pairs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import catalogue, lab, quiz, rope_scaling
+from .. import catalogue, lab, quiz, rope, rope_scaling
 
 # Q1: a RoPE model trained on 4096 tokens, run on 32768.
 _TRAIN, _TARGET = 4096, 32768
@@ -32,6 +33,19 @@ _STEPS = lab.default_training("copy_back")["steps"]                       # 400
 _token = np.random.default_rng(1).standard_normal(16)
 _SIN_SPREAD = catalogue.diagonal_spread(
     catalogue.position_layer("sinusoidal", d=16, seed=0)(np.tile(_token, (24, 1)), np.arange(24)))
+
+# Q6: converting a 32-head checkpoint with one permutation over all rows of W_Q.
+_CONV_HEADS, _CONV_HEAD_DIM = 32, 128
+_CONV_ROWS = _CONV_HEADS * _CONV_HEAD_DIM
+_perm_all = rope.pairing_permutation(_CONV_ROWS)
+_CONV_MOVED = int(np.sum(_perm_all // _CONV_HEAD_DIM != np.arange(_CONV_ROWS) // _CONV_HEAD_DIM))
+
+# Q7: GPT-NeoX-20B's partial rotary.
+_NEOX_WIDTH, _NEOX_HEADS, _NEOX_ROT, _NEOX_SETTING, _ = catalogue.PARTIAL_ROTARY["GPT-NeoX-20B"]
+_NEOX_HEAD = _NEOX_WIDTH // _NEOX_HEADS                                   # 96
+_NEOX_PCT = _NEOX_ROT / _NEOX_HEAD                                        # 0.25
+_NEOX_PAIRS = _NEOX_ROT // 2                                              # 12
+_NEOX_WIDTH_PAIRS = int(_NEOX_PCT * _NEOX_WIDTH) // 2                     # 768: pct of the model
 
 QUIZ = quiz.quiz(
     quiz.question(
@@ -144,5 +158,68 @@ QUIZ = quiz.quiz(
                     f"sits between the encodings. In this chapter's test they varied by "
                     f"{_SIN_SPREAD:.2f} along a diagonal."),
         kind="predict",
+    ),
+    quiz.question(
+        f"A checkpoint has {_CONV_HEADS} heads of {_CONV_HEAD_DIM} that use adjacent pairs. To run "
+        "it in rotate-half code, you permute the rows of W_Q and W_K with one adjacent → "
+        f"rotate-half permutation of size {_CONV_ROWS:,}, the full model width. What happens?",
+        quiz.option("Nothing changes: that is the right permutation.", False,
+                    "The pairs live inside each head: pair i of a head moves from (2i, 2i + 1) to "
+                    f"(i, i + {_CONV_HEAD_DIM // 2}) of *that head*. A permutation of all "
+                    f"{_CONV_ROWS:,} rows treats the model as one head of {_CONV_ROWS:,}: it moves "
+                    f"{_CONV_MOVED:,} rows into another head's block. Permute each head's "
+                    f"{_CONV_HEAD_DIM} rows instead (`rope.convert_qk_weight`)."),
+        quiz.option("Scores change silently: rows move between heads.", True,
+                    f"{_CONV_MOVED:,} of the {_CONV_ROWS:,} rows land in another head's block, so "
+                    "queries and keys are rotated with the wrong pairs and frequencies. Shapes "
+                    "are unchanged and nothing raises; only the attention is wrong. Permute head "
+                    "by head, as `rope.convert_qk_weight` and Hugging Face's Llama conversion do."),
+        quiz.option("It fails with a shape error at the first attention layer.", False,
+                    "A permutation of rows keeps the shape of W_Q and W_K, so nothing complains. "
+                    f"The damage is silent: {_CONV_MOVED:,} rows end up in another head's block. "
+                    "That is what makes this mistake dangerous: test scores against the original "
+                    "model after converting."),
+        kind="predict",
+    ),
+    quiz.question(
+        f"GPT-NeoX-20B has width {_NEOX_WIDTH:,} and {_NEOX_HEADS} heads, and its configuration "
+        f"says `{_NEOX_SETTING}`. How many pairs of coordinates rotate in each head?",
+        quiz.option(f"{_NEOX_PAIRS} pairs", True,
+                    f"A head has {_NEOX_WIDTH:,}/{_NEOX_HEADS} = {_NEOX_HEAD} features; "
+                    f"{_NEOX_PCT:g} of them, {_NEOX_ROT}, rotate, and that is {_NEOX_PAIRS} pairs, "
+                    f"with the frequencies of a {_NEOX_ROT}-dimensional RoPE. The other "
+                    f"{_NEOX_HEAD - _NEOX_ROT} features carry no position."),
+        quiz.option(f"{_NEOX_ROT} pairs", False,
+                    f"{_NEOX_ROT} is the number of rotated *features*; they form pairs, so "
+                    f"{_NEOX_PAIRS} pairs rotate."),
+        quiz.option(f"{_NEOX_HEAD // 2} pairs", False,
+                    f"That would be every pair of a {_NEOX_HEAD}-feature head. `rotary_pct` "
+                    f"rotates only a share of it: {_NEOX_PCT:g} × {_NEOX_HEAD} = {_NEOX_ROT} "
+                    f"features, {_NEOX_PAIRS} pairs."),
+        quiz.option(f"{_NEOX_WIDTH_PAIRS} pairs", False,
+                    f"That applies {_NEOX_PCT:g} to the whole model width. RoPE acts on each head "
+                    f"separately: {_NEOX_PCT:g} × {_NEOX_HEAD} = {_NEOX_ROT} features per head, "
+                    f"{_NEOX_PAIRS} pairs."),
+        kind="compute",
+    ),
+    quiz.question(
+        "What did Kazemnejad et al. find about decoders with no position encoding (NoPE)?",
+        quiz.option("Without positions, a decoder is a bag of words.", False,
+                    "That holds for attention without a mask (chapter 1). With a causal mask a "
+                    "token sees only the tokens before it, so it can count them: Kazemnejad et "
+                    "al. proved that such a decoder can represent absolute and relative "
+                    "positions."),
+        quiz.option("It learns their synthetic tasks as well as the explicit encodings they "
+                    "tested, but breaks down on inputs longer than those of training.", False,
+                    "On their small synthetic tasks it was the other way round: NoPE generalised "
+                    "to longer inputs better than the explicit encodings they tested. (In this "
+                    "book's smaller lab, at the training length, NoPE trailed every encoding "
+                    "that learned the tasks: the result depends on the setup.)"),
+        quiz.option("It can represent position, and on their synthetic tasks it generalised to "
+                    "longer inputs better than the encodings they tested.", True,
+                    "A causal decoder can recover positions from the mask alone, and on their "
+                    "synthetic reasoning and arithmetic tasks NoPE generalised to longer inputs "
+                    "better than the explicit encodings they tested. Their tasks and models were "
+                    "small: measure before you drop the encoding of a large model."),
     ),
 )
