@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import alibi, extrapolation, lab, quiz
+import numpy as np
+
+from .. import alibi, attention, extrapolation, lab, quiz
 
 
 def build(order: Any, order_bos: Any, latest: Any, sweep: Any, copy_seeds: Any,
@@ -26,6 +28,13 @@ def build(order: Any, order_bos: Any, latest: Any, sweep: Any, copy_seeds: Any,
     bos_txt = ", ".join(f"{a[0]:.2f}" for a in bos)
     alibi_lo, alibi_hi = copy_seeds.low["alibi"], copy_seeds.high["alibi"]
     long32, long256 = alibi_long.accuracy["alibi"][0], alibi_long.accuracy["alibi"][-1]
+    # a causal head with equal scores and value 1 on the start token, 0 elsewhere, at t = 9
+    t9, n9 = 9, 16
+    ones = np.zeros((n9, 1))
+    ones[0] = 1.0
+    out_c = attention.attention(np.zeros((n9, 2)), np.zeros((n9, 2)), ones, causal=True)[0][:, 0]
+    out_b = attention.attention(np.zeros((n9, 2)), np.zeros((n9, 2)), ones, causal=False)[0][:, 0]
+    assert abs(out_c[t9] - 1 / (t9 + 1)) < 1e-12 and np.allclose(out_b, 1 / n9)
     m_steep, m_gentle = (float(m) for m in alibi.slopes(2))
     steep, base2, gentle = math.exp(-100 * m_steep), 2.0 ** (-100 * m_steep), \
         math.exp(-100 * m_gentle)
@@ -169,5 +178,66 @@ def build(order: Any, order_bos: Any, latest: Any, sweep: Any, copy_seeds: Any,
                         f"exp(−100/{round(1 / m_gentle)}) ≈ {gentle:.4f}. Such a head still "
                         "spreads most of its attention over far keys on long inputs."),
             kind="compute",
+        ),
+        quiz.question(
+            f"A causal decoder without positional encoding reads inputs of {n9} tokens that begin "
+            "with a start token. One head gives every key the same score; its value is 1 on the "
+            f"start token and 0 on every other token. What does it output at position {t9} (the "
+            f"{t9 + 1}th token)?",
+            quiz.option(f"1/{t9 + 1} = {out_c[t9]:.2f}: a later layer can read the position "
+                        "from it.", True,
+                        f"With equal scores the head averages the values of the keys it sees, "
+                        f"positions 0 to {t9}: {t9 + 1} values, one of them 1. So it outputs "
+                        f"1/(t+1), a different number at every position — the first step of "
+                        "Kazemnejad et al.'s proof that a causal model without positional "
+                        "encoding can represent absolute positions."),
+            quiz.option(f"1/{n9} = {out_b[t9]:.4f}, the same at every position.", False,
+                        f"That is the same head *without* the causal mask: it averages all "
+                        f"{n9} values everywhere and carries no position, which is why a "
+                        "bidirectional NoPE model cannot solve the order task. The mask limits "
+                        f"position {t9} to keys 0 to {t9}."),
+            quiz.option("0, since the start token is far away and the head has no position "
+                        "signal.", False,
+                        "With equal scores distance plays no part: the start token is one of "
+                        f"the {t9 + 1} keys position {t9} sees, and it gets the same weight as "
+                        "each of the others."),
+            quiz.option("1, the start token's value.", False,
+                        f"Only position 0 sees the start token alone. Position {t9} sees "
+                        f"{t9 + 1} keys with equal weight, so the start token's 1 is averaged "
+                        f"with {t9} zeros."),
+            kind="compute",
+        ),
+        quiz.question(
+            "Xiao et al. found that many heads of large language models put a large share of "
+            "their attention on the first few tokens, whatever those tokens say (\"attention "
+            "sinks\"). On long inputs, this chapter's T5 and RoPE models also sent much of their "
+            "attention to keys far back. How are the two related?",
+            quiz.option("Both put position before content, but sinks are learned in "
+                        "distribution, while our far keys sit at distances that training never "
+                        "showed.",
+                        True,
+                        "A sink is in-distribution behaviour: the first tokens are there in "
+                        "every training input, the softmax has to put its weight somewhere, and "
+                        "the model learns to park it there — evict them and it breaks. Our far "
+                        "keys are out of distribution: their scores come from untrained buckets "
+                        "or unseen angles, and there are more of them the longer the input. Our "
+                        "small models have no sinks: averaged over the last 32 queries of a "
+                        "256-token input, no head gives key 0 even 1% of its attention, and "
+                        "inside the training length (queries 16 to 31 of 32-token inputs) no "
+                        "head gives it more, on average, than a uniform head would."),
+            quiz.option("They are one effect: in a long input the first tokens are also the "
+                        "farthest keys, so both are attention lost to distance.", False,
+                        "Sinks appear within the training length too, at positions every "
+                        "training input has, and the model relies on them: window attention that "
+                        "evicts them breaks down. The chapter's far keys get their attention "
+                        "because training never shaped their scores at those distances."),
+            quiz.option("Both are extrapolation failures, but of different sizes: keeping every "
+                        "distance inside the trained range would remove sinks as well as our "
+                        "far keys.", False,
+                        "Keeping distances inside the trained range is the cure for *our* far "
+                        "keys (chapter 11). Sinks are learned behaviour inside the training "
+                        "length; StreamingLLM keeps the first tokens in its cache precisely "
+                        "because the model needs them."),
+            kind="concept",
         ),
     )
