@@ -269,7 +269,7 @@ def decay_explorer() -> Explorer:
 
     return explore(
         plot,
-        int_param("d", "head dimension d", 4, 512, 128, (4, 16, 32, 64, 128, 256, 512), step=2,
+        int_param("d", "head dimension d", 4, 512, 128, (4, 128, 512), step=2,
                   description="dimension of one head's queries and keys (even)"),
         log_param("b", "base b", 10.0, 100000.0, 10000.0,
                   (10.0, 100.0, 1000.0, 10000.0, 100000.0), step=0.05,
