@@ -26,15 +26,17 @@ import hashlib
 import inspect
 import json
 import os
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from . import _validate, alibi, attention, encodings, lab, relative, rope, rope_scaling
 
-__all__ = ["DEFAULT_DIR", "cache_dir", "code_hash", "key", "key_of", "path_for", "spec", "train"]
+__all__ = ["DEFAULT_DIR", "cache_dir", "code_hash", "key", "key_of", "path_for", "spec",
+           "stored_result", "train"]
 
 #: Where models are stored unless ``POSENC_TRAIN_CACHE`` says otherwise: ``posenc_lib/trained/``.
 DEFAULT_DIR = Path(__file__).resolve().parent / "trained"
@@ -52,14 +54,18 @@ def _code_only(source: str) -> str:
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
+def _source_hash(objects: Sequence[Any]) -> str:
+    h = hashlib.sha256()
+    for obj in objects:
+        h.update(_code_only(inspect.getsource(obj)).encode())
+    return h.hexdigest()[:16]
+
+
 @cache
 def code_hash() -> str:
     """A hash of the code (not the docstrings or comments) of every module the forward and
     backward pass runs through: editing the prose of a docstring keeps the stored models."""
-    h = hashlib.sha256()
-    for module in _CODE_MODULES:
-        h.update(_code_only(inspect.getsource(module)).encode())
-    return h.hexdigest()[:16]
+    return _source_hash(_CODE_MODULES)
 
 
 def cache_dir() -> Path | None:
@@ -159,3 +165,41 @@ def train(config: lab.LabConfig, task: lab.Task | str, *, steps: int, batch_size
         tmp.replace(path)
     return lab.TrainResult(params=params, losses=[float(np.float32(x)) for x in result.losses],
                            seconds=result.seconds, config=config)
+
+
+T = TypeVar("T")
+
+
+def stored_result(name: str, spec_: dict[str, Any], compute: Callable[[], T], *,
+                  code: Sequence[Any] = ()) -> T:
+    """The result of ``compute()``, stored like a model: evaluating stored models on long inputs
+    takes minutes, reading the numbers takes milliseconds.
+
+    ``spec_`` (JSON-able) must hold everything the result depends on besides code; ``code``
+    lists the modules, classes or functions whose source computes it (hashed, docstrings
+    ignored, together with :func:`code_hash`). The result must be JSON-able (lists, dicts,
+    numbers, strings); it is stored in ``<cache>/<name>-<key>.json`` and read back on the next
+    call. A stored result is the same on every machine, so a chapter quotes the same digits
+    everywhere. Misses follow ``POSENC_TRAIN_CACHE_MISS`` as for models.
+    """
+    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
+        raise ValueError(f"name must be a short word (letters, digits, - and _), got {name!r}")
+    full = {"name": name, "spec": spec_, "code": code_hash(), "source": _source_hash(code)}
+    folder = cache_dir()
+    path = None if folder is None else folder / f"{name}-{key_of(full)}.json"
+    _log_use(path)
+    if path is not None and path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))["result"]
+    if os.environ.get("POSENC_TRAIN_CACHE_MISS", "train").strip().lower() == "error":
+        raise RuntimeError(f"no stored result {name!r} ({path.name if path else 'cache off'}); "
+                           "run `make notebooks` to compute and store it, then commit "
+                           "posenc_lib/trained/")
+    result = compute()
+    text = json.dumps({"spec": full, "result": result}, sort_keys=True, indent=1)
+    result = json.loads(text)["result"]  # what a later call reads back (tuples become lists)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(path)
+    return result

@@ -8,6 +8,13 @@ from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
 os.environ.setdefault("POSENC_WIDGETS", "live")
+# One BLAS thread per process. make test runs one pytest worker per core, and each worker (and
+# each notebook kernel it starts, which inherits this environment) would otherwise start one
+# BLAS thread per core: on 2 cores, 2 processes x 2 spinning threads made a training loop 20x
+# slower (100 lab training steps: 214 s instead of 10 s). The matrices here are small, so one thread per
+# process loses nothing. Workers are started after this file is read, so they inherit it too.
+# (Thread count only; nothing here changes which CPU kernels BLAS uses.)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 settings.register_profile(
     "book", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

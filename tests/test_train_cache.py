@@ -11,6 +11,7 @@ import pytest
 from posenc_lib import extrapolation, lab, train_cache
 
 STORED = sorted(train_cache.DEFAULT_DIR.glob("*.npz"))
+RESULTS = sorted(train_cache.DEFAULT_DIR.glob("*.json"))
 
 
 def test_models_are_stored():
@@ -96,3 +97,44 @@ def test_code_hash_ignores_docstrings_and_comments_but_not_code():
     c = 'def f(x):\n    """Doc."""\n    return x + 2\n'
     assert train_cache._code_only(a) == train_cache._code_only(b)
     assert train_cache._code_only(a) != train_cache._code_only(c)
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=lambda p: p.name)
+def test_stored_result_is_current(path):
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored["spec"]["code"] == train_cache.code_hash(), (
+        f"{path.name} was computed by older code: run make notebooks")
+    assert path.name == f"{stored['spec']['name']}-{train_cache.key_of(stored['spec'])}.json"
+
+
+def _double(x):
+    return 2 * x
+
+
+def _triple(x):
+    return 3 * x
+
+
+def test_stored_result_computes_once_then_reads(tmp_path, monkeypatch):
+    monkeypatch.setenv("POSENC_TRAIN_CACHE", str(tmp_path))
+    monkeypatch.delenv("POSENC_TRAIN_CACHE_MISS", raising=False)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"acc": (0.5, 0.25)}
+
+    first = train_cache.stored_result("demo", {"n": 3}, compute, code=(_double,))
+    second = train_cache.stored_result("demo", {"n": 3}, compute, code=(_double,))
+    assert first == second == {"acc": [0.5, 0.25]}  # the first call returns what is read later
+    assert len(calls) == 1
+    assert len(list(tmp_path.glob("demo-*.json"))) == 1
+    # another spec or other code: another key, computed again
+    train_cache.stored_result("demo", {"n": 4}, compute, code=(_double,))
+    train_cache.stored_result("demo", {"n": 3}, compute, code=(_triple,))
+    assert len(calls) == 3 and len(list(tmp_path.glob("demo-*.json"))) == 3
+    monkeypatch.setenv("POSENC_TRAIN_CACHE_MISS", "error")
+    with pytest.raises(RuntimeError, match="no stored result 'demo'"):
+        train_cache.stored_result("demo", {"n": 5}, compute)
+    with pytest.raises(ValueError, match="name must be"):
+        train_cache.stored_result("a b/c", {}, compute)

@@ -225,9 +225,9 @@ def execute(path: Path, timeout: int = 900) -> float:
 
 
 def prune(log: Path) -> list[str]:
-    """Delete stored models not named in ``log``; return their names."""
+    """Delete stored models and results not named in ``log``; return their names."""
     used = set(log.read_text().split()) if log.exists() else set()
-    stale = [p for p in TRAINED.glob("*.npz") if p.name not in used]
+    stale = [p for p in [*TRAINED.glob("*.npz"), *TRAINED.glob("*.json")] if p.name not in used]
     for p in stale:
         p.unlink()
     return sorted(p.name for p in stale)
