@@ -29,7 +29,7 @@ import os
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -167,11 +167,8 @@ def train(config: lab.LabConfig, task: lab.Task | str, *, steps: int, batch_size
                            seconds=result.seconds, config=config)
 
 
-T = TypeVar("T")
-
-
-def stored_result(name: str, spec_: dict[str, Any], compute: Callable[[], T], *,
-                  code: Sequence[Any] = ()) -> T:
+def stored_result(name: str, spec_: dict[str, Any], compute: Callable[[], Any], *,
+                  code: Sequence[Any] = ()) -> Any:
     """The result of ``compute()``, stored like a model: evaluating stored models on long inputs
     takes minutes, reading the numbers takes milliseconds.
 
