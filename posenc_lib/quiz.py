@@ -247,24 +247,30 @@ def quiz(*questions: Question, title: str = "Quick check") -> Quiz:
     return Quiz(questions, title=title)
 
 
-def chapter(number: int, **values: Any) -> Quiz:
-    """The quick check of chapter ``number`` (from ``posenc_lib.quizzes``).
+def chapter(number: int | str, **values: Any) -> Quiz:
+    """The quick check of chapter ``number`` (from ``posenc_lib.quizzes``): ``1`` … ``99``, or a
+    chapter's second part such as ``"10b"`` (module ``ch10b``).
 
     A chapter whose feedback quotes results the notebook computes (a training run, say) defines
     ``build(**values)`` instead of ``QUIZ``; pass those results as keywords.
     """
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
-        raise ValueError(f"number must be a chapter number (1, 2, …), got {number!r}")
+    if isinstance(number, str) and re.fullmatch(r"[1-9][0-9]?[b-z]", number):
+        name, seed = f"ch{int(number[:-1]):02d}{number[-1]}", 100 * int(number[:-1]) + ord(number[-1])
+    elif isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
+        raise ValueError(f"number must be a chapter number (1, 2, …, or a part such as '10b'), "
+                         f"got {number!r}")
+    else:
+        name, seed = f"ch{number:02d}", number
     try:
-        module = importlib.import_module(f"posenc_lib.quizzes.ch{number:02d}")
+        module = importlib.import_module(f"posenc_lib.quizzes.{name}")
     except ModuleNotFoundError:
-        raise ValueError(f"chapter {number} has no quiz (no posenc_lib/quizzes/ch{number:02d}.py)"
+        raise ValueError(f"chapter {number} has no quiz (no posenc_lib/quizzes/{name}.py)"
                          ) from None
     if hasattr(module, "build"):
-        return arranged(module.build(**values), seed=number)
+        return arranged(module.build(**values), seed=seed)
     if values:
         raise TypeError(f"the quiz of chapter {number} takes no values, got {sorted(values)}")
-    return arranged(module.QUIZ, seed=number)
+    return arranged(module.QUIZ, seed=seed)
 
 
 def arranged(q: Quiz, seed: int) -> Quiz:

@@ -87,14 +87,20 @@ def _array_hash(params: dict[str, np.ndarray]) -> str:
 
 def spec(config: lab.LabConfig, task: lab.Task, *, steps: int, batch_size: int, lr: float,
          seed: int, length: int, init: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
-    """Everything that determines the result of ``lab.train`` with these arguments."""
-    return {
+    """Everything that determines the result of ``lab.train`` with these arguments. A task
+    defined outside :mod:`~posenc_lib.lab` (e.g. :mod:`~posenc_lib.textlm`'s) adds a hash of
+    its class and of the functions in its ``CODE`` attribute, since they make the training
+    data."""
+    result = {
         "config": dataclasses.asdict(config),
         "task": repr(task),
         "training": [steps, batch_size, repr(float(lr)), seed, length],
         "init": None if init is None else _array_hash(init),
         "code": code_hash(),
     }
+    if inspect.getmodule(type(task)) is not lab:
+        result["task_code"] = _source_hash([type(task), *getattr(type(task), "CODE", ())])
+    return result
 
 
 def key(config: lab.LabConfig, task: lab.Task, **settings: Any) -> str:

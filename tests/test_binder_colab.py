@@ -16,7 +16,7 @@ import yaml
 from tool_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 executor = load_tool("execute_notebooks")
 
 

@@ -11,7 +11,7 @@ import pytest
 from tool_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 tool = load_tool("execute_notebooks")
 VIEW = "application/vnd.jupyter.widget-view+json"
 STATE = "application/vnd.jupyter.widget-state+json"

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("POSENC_ARTIFACTS", ROOT / "test-artifacts"))
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 RAW_MARKUP = ["{glue:text}", "{cite}", "{cite:t}", "{admonition}", ":::", "\\PE", ":class:"]
 lab_copies = load_tool("lab_copies")
 

@@ -11,7 +11,7 @@ from tool_loader import load_tool
 ROOT = Path(__file__).resolve().parents[1]
 tool = load_tool("lab_copies")
 BIB = tool.Bibliography(ROOT / "book" / "references.bib")
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 
 
 def test_glue_is_formatted_as_the_website_formats_it():

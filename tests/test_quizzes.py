@@ -14,7 +14,7 @@ import pytest
 from posenc_lib import quiz
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 
 
 class _Results(SimpleNamespace):
@@ -38,7 +38,16 @@ class _Anything(float):
         return 4
 
 
-def chapter_quiz(n: int) -> quiz.Quiz:
+#: Every chapter's quiz label, in book order ("10b" is chapter 10's second part).
+LABELS: list[int | str] = [p.name.split("_")[0] for p in CHAPTERS]
+LABELS = [int(x) if x.isdigit() else x for x in LABELS]
+
+
+def chapter_quiz(n: int | str) -> quiz.Quiz:
+    if n == "10b":  # built from the stored results the chapter reads
+        from posenc_lib import textlm
+        return quiz.chapter("10b", curves=textlm.length_curves(),
+                            passkey=textlm.passkey_results())
     try:
         return quiz.chapter(n)
     except TypeError:  # a quiz built from the chapter's results
@@ -50,13 +59,13 @@ def chapter_quiz(n: int) -> quiz.Quiz:
         return quiz.chapter(n, **{k: _Results() for k in names})
 
 
-def all_questions() -> list[tuple[int, quiz.Question]]:
-    return [(n, q) for n in range(1, len(CHAPTERS) + 1) for q in chapter_quiz(n).questions]
+def all_questions() -> list[tuple[int | str, quiz.Question]]:
+    return [(n, q) for n in LABELS for q in chapter_quiz(n).questions]
 
 
 def test_every_chapter_has_a_quiz_with_a_prediction_or_computation():
-    assert len(CHAPTERS) == 12
-    for n in range(1, 13):
+    assert len(CHAPTERS) == 13 and LABELS == [*range(1, 11), "10b", 11, 12]
+    for n in LABELS:
         kinds = Counter(q.kind for q in chapter_quiz(n).questions)
         assert len(chapter_quiz(n).questions) >= 3, n
         assert kinds["predict"] + kinds["compute"] >= 1, f"chapter {n}: {dict(kinds)}"
@@ -106,8 +115,9 @@ def test_no_answer_key_in_the_notebook(path: Path):
     nb = json.loads(path.read_text())
     sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     assert not any("quiz.option(" in s or "correct=" in s for s in sources)
-    n = int(path.name[:2])
-    assert sum(f"quiz.chapter({n}" in s for s in sources) == 1, "one quiz.chapter(n) cell"
+    label = path.name.split("_")[0]  # "09", or "10b" for a chapter's second part
+    call = f"quiz.chapter({int(label)}" if label.isdigit() else f'quiz.chapter("{label}"'
+    assert sum(call in s for s in sources) == 1, "one quiz.chapter(n) cell"
 
 
 @pytest.mark.parametrize("number", [n for n in range(1, 13) if n != 10])  # ch10's needs the lab
@@ -120,3 +130,10 @@ def test_an_unrun_quiz_shows_its_questions_but_no_answer(number: int):
     for x in q.questions:
         for o in x.options:
             assert o.feedback[:40] not in preview or o.feedback[:40] in x.prompt
+
+
+@pytest.mark.parametrize("label, message", [("10c", "has no quiz"), ("x1", "chapter number"),
+                                            ("10", "chapter number"), (0, "chapter number")])
+def test_chapter_labels_are_checked(label, message):
+    with pytest.raises(ValueError, match=message):
+        quiz.chapter(label)

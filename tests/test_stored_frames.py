@@ -30,7 +30,7 @@ from PIL import Image
 from posenc_lib.explorer import Explorer
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 VIEW = "application/vnd.jupyter.widget-view+json"
 STATE = "application/vnd.jupyter.widget-state+json"
 PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
@@ -103,7 +103,7 @@ def _cases():
     for path in CHAPTERS:
         nb = json.loads(path.read_text())
         for i, source, model_id in _explorer_cells(nb):
-            yield pytest.param(path, i, source, model_id, id=f"{path.stem[:2]}-cell{i}")
+            yield pytest.param(path, i, source, model_id, id=f"{path.stem.split('_')[0]}-cell{i}")
 
 
 def test_every_explorer_cell_is_found():

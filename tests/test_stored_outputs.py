@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
 NUMBER = re.compile(r"(?<![\w.])-?(\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_SIGNIFICANT = 7
 

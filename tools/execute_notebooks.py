@@ -235,7 +235,7 @@ def prune(log: Path) -> list[str]:
 
 def main(argv: list[str]) -> int:
     everything = not argv
-    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "used.txt"
         os.environ["POSENC_TRAIN_CACHE_LOG"] = str(log)

@@ -244,7 +244,7 @@ def write_copies(out: Path = OUT, paths: list[Path] | None = None) -> tuple[list
     record_path = out / ".written.json"
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
     written, kept = [], []
-    for p in paths or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for p in paths or sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")):
         target = out / p.name
         if target.exists() and record.get(p.name) != _digest(target.read_bytes()):
             kept.append(target)
@@ -266,7 +266,7 @@ def render_in_place(folder: Path) -> list[Path]:
     """Replace every chapter in ``folder`` by its copy (Binder: a throwaway checkout)."""
     bib = Bibliography(ROOT / "book" / "references.bib")
     macros = book_macros()
-    paths = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    paths = sorted(folder.glob("[0-9][0-9]*_*.ipynb"))
     for p in paths:
         nbformat.write(lab_copy(nbformat.read(p, as_version=4), bib, macros, BINDER_BANNER), p)
     return paths

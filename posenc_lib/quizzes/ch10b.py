@@ -1,0 +1,117 @@
+"""Quick check of chapter 10b: perplexity, the two protocols, untrained table rows, flat curves
+and the passkey.
+
+The feedback quotes the chapter's stored results: ``build(curves=..., passkey=...)`` takes
+:func:`posenc_lib.textlm.length_curves` and :func:`posenc_lib.textlm.passkey_results`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import quiz, textlm
+
+# Q1: probabilities 1/2, 1/2, 1/8, 1/8 of the right characters
+_P1 = np.array([0.5, 0.5, 0.125, 0.125])
+_PPL1 = textlm.perplexity(-np.log(_P1))
+_ARITH1 = 1 / _P1.mean()
+_INV1 = float(np.mean(1 / _P1))
+assert abs(_PPL1 - 4.0) < 1e-12 and abs(_ARITH1 - 3.2) < 1e-12 and abs(_INV1 - 5.0) < 1e-12
+
+
+def _median(curves: dict[str, Any], scheme: str, protocol: str) -> np.ndarray:
+    return np.median([run[protocol] for run in curves["schemes"][scheme]], axis=0)
+
+
+def build(curves: dict[str, Any], passkey: dict[str, Any]) -> quiz.Quiz:
+    """The quiz, with numbers from the stored results."""
+    lengths = curves["lengths"]
+    rope_non, rope_sl = _median(curves, "rope", "nonoverlapping"), _median(curves, "rope",
+                                                                             "sliding")
+    alibi_non = _median(curves, "alibi", "nonoverlapping")
+    learned_non = _median(curves, "learned", "nonoverlapping")
+    # Q2: at 64 the two protocols score different text and agree within a few percent
+    text_gap = abs(rope_sl[0] / rope_non[0] - 1)
+    assert rope_sl[-1] > rope_non[-1] * 1.1 and text_gap < 0.05
+    alibi_change = float(np.max(np.abs(alibi_non / alibi_non[0] - 1)))
+    pk_alibi = np.median(passkey["schemes"]["alibi"], axis=0)
+    return quiz.quiz(
+        quiz.question(
+            "A model gives the characters that really came next the probabilities 1/2, 1/2, 1/8 "
+            "and 1/8. What is its perplexity on these four characters?",
+            quiz.option(f"{_PPL1:.0f}", True,
+                        "Perplexity is 1 over the geometric mean: (½·½·⅛·⅛)^(−1/4) = (1/256)^(−1/4)"
+                        " = 4. In bits: the mean of −log₂ p is (1+1+3+3)/4 = 2 bits, and 2² = 4."),
+            quiz.option(f"{_ARITH1:.1f}", False,
+                        "That is 1 over the arithmetic mean of the probabilities (0.3125). "
+                        "Perplexity averages the logarithms: exp(−mean(ln p)) = 4."),
+            quiz.option(f"{_INV1:.0f}", False,
+                        "That is the mean of 1/p (2, 2, 8, 8). Average the logarithms first: "
+                        "(1/256)^(−1/4) = 4."),
+            quiz.option("2", False,
+                        "2 is the loss in bits per character, −mean(log₂ p). Perplexity is 2 to "
+                        "that power: 4."),
+            kind="compute",
+        ),
+        quiz.question(
+            f"The RoPE models score {rope_non[-1]:.1f} at {lengths[-1]} characters with "
+            f"non-overlapping windows and {rope_sl[-1]:.1f} with a sliding window. Why is the "
+            "sliding-window number worse?",
+            quiz.option("Every character it scores sits far past position 63, where RoPE meets "
+                        "rotation angles it never trained on.", True,
+                        f"With stride 64, each scored character has at least {lengths[-1] - 64} "
+                        "characters before it in its window. Non-overlapping windows also score "
+                        "the first 64 positions of every window, which RoPE computes exactly as "
+                        "in training; they pull its average down."),
+            quiz.option("The two protocols score different parts of the test text.", False,
+                        "They do, but at 64 characters, where both score familiar positions, "
+                        f"they agree to within {100 * text_gap:.0f}%. The gap at "
+                        f"{lengths[-1]} is {100 * (rope_sl[-1] / rope_non[-1] - 1):.0f}%: it comes "
+                        "from the positions, not the text."),
+            quiz.option("A sliding window gives each character less context.", False,
+                        "It gives more: every scored character sees at least length − stride "
+                        "characters. Non-overlapping windows are the ones with little context "
+                        "at their start (the early-token curse)."),
+        ),
+        quiz.question(
+            f"The learned table has 1024 rows, so the learned model runs on {lengths[-1]}-"
+            f"character windows. Its perplexity still rises from {learned_non[0]:.1f} to "
+            f"{learned_non[1]:.1f} at {lengths[1]}. Why?",
+            quiz.option("Rows 64 and beyond were never trained: they still hold their random "
+                        "initial values.", True,
+                        "Training only ever used positions 0–63, so only those rows received "
+                        "gradients. From position 64 on the model adds random vectors to its "
+                        "token embeddings: it runs, and it reads noise."),
+            quiz.option("1024 rows are too many parameters for a small model.", False,
+                        "The unused rows cost nothing at the training length, where the learned "
+                        "model is as good as it is; they only matter when a long input reaches "
+                        "them — untrained."),
+            quiz.option("Learned positions cannot represent order beyond 64.", False,
+                        "A table could hold any positions. These rows simply never saw a "
+                        "training example; a model trained on longer windows would fill them."),
+        ),
+        quiz.question(
+            f"ALiBi's perplexity moves by at most {100 * alibi_change:.1f}% from 64 to "
+            f"{lengths[-1]} characters. Does that show the ALiBi model uses {lengths[-1]} "
+            "characters of context?",
+            quiz.option("No: flat means the extra characters do not hurt. Whether they help "
+                        "needs a test whose answer is far away.", True,
+                        "A model that only looks at the last few dozen characters also has a "
+                        "flat curve. The ALiBi paper's own sliding-window analysis finds that "
+                        "ALiBi mostly does not use context beyond its training length; the "
+                        "passkey test asks the question directly (at "
+                        f"{passkey['lengths'][-1]} characters our ALiBi models find the key in "
+                        f"{pk_alibi[-1]:.2f} of the inputs, median of three seeds)."),
+            quiz.option("Yes: if far context were ignored, the perplexity would rise.", False,
+                        "Ignoring far context costs nothing when the near context predicts "
+                        "most characters — and it does. A rise means something *harmful* "
+                        "happens at new positions; flat means nothing harmful does."),
+            quiz.option("Yes, because ALiBi's bias is defined at every distance.", False,
+                        "Defined, yes — and at large distances it subtracts so much that those "
+                        "keys get almost no weight. That is why long inputs are harmless, not "
+                        "evidence that they are used."),
+        ),
+    )
+
