@@ -45,6 +45,18 @@ from ._validate import check_choice, check_nonneg_int, check_positive_int
 
 __all__ = [
     "CORPUS_DIR",
+    "LM_FACTORS",
+    "LM_LENGTH",
+    "LM_SEEDS",
+    "LM_TRAINING",
+    "NONOVERLAP_TOKENS",
+    "PASSKEY_DEPTHS",
+    "PASSKEY_DEPTH_LENGTHS",
+    "PASSKEY_DIGITS",
+    "PASSKEY_TESTS",
+    "PASSKEY_TRAINING",
+    "SLIDING_OFFSET",
+    "SLIDING_SCORED",
     "SPLITS",
     "VOCAB",
     "PasskeyTask",
@@ -53,9 +65,15 @@ __all__ = [
     "corpus_tokens",
     "decode",
     "encode",
+    "length_curves",
+    "lm_config",
     "nonoverlapping_nll",
+    "passkey_accuracy",
+    "passkey_results",
     "perplexity",
     "sliding_nll",
+    "trained_lm",
+    "trained_passkey",
 ]
 
 #: Where the corpus lives: ``train.txt``, ``valid.txt``, ``test.txt`` and a README.
@@ -446,6 +464,8 @@ def passkey_accuracy(params: dict[str, np.ndarray], config: lab.LabConfig, *, le
 
 #: Depths of the key in the depth-by-length grid (0 = at the start, 1 = just before the question).
 PASSKEY_DEPTHS: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: Input lengths of the depth-by-length grid.
+PASSKEY_DEPTH_LENGTHS: tuple[int, ...] = (256, 1024)
 
 
 def _passkey_for(position: str, seed: int) -> dict[str, Any]:
@@ -453,7 +473,8 @@ def _passkey_for(position: str, seed: int) -> dict[str, Any]:
     spec = {"scheme": position, "seed": seed, "lengths": lengths,
             "training": {k: repr(v) for k, v in PASSKEY_TRAINING.items()},
             "task": repr(PasskeyTask(PASSKEY_DIGITS)), "n": PASSKEY_TESTS,
-            "depths": list(PASSKEY_DEPTHS), "config": repr(lm_config(position))}
+            "depths": list(PASSKEY_DEPTHS), "depth_lengths": list(PASSKEY_DEPTH_LENGTHS),
+            "config": repr(lm_config(position))}
 
     def compute() -> dict[str, Any]:
         model = trained_passkey(position, seed, progress=False)
@@ -463,7 +484,7 @@ def _passkey_for(position: str, seed: int) -> dict[str, Any]:
             passkey_accuracy(model.params, config, length=n) for n in lengths]}
         if seed == LM_SEEDS[0]:
             out["depth"] = [[passkey_accuracy(model.params, config, length=n, depth=d)
-                             for n in lengths] for d in PASSKEY_DEPTHS]
+                             for n in PASSKEY_DEPTH_LENGTHS] for d in PASSKEY_DEPTHS]
         return out
 
     return train_cache.stored_result("realtext-passkey", spec, compute,
@@ -473,11 +494,12 @@ def _passkey_for(position: str, seed: int) -> dict[str, Any]:
 def passkey_results() -> dict[str, Any]:
     """Passkey accuracy per scheme, seed and length: ``result["schemes"][scheme]`` is a list
     over seeds of accuracies at ``result["lengths"]``; ``result["depth"][scheme]`` is, for seed
-    0, a (depths, lengths) grid; ``result["seconds"][scheme]`` the training times. Stored per
+    0, a grid over ``result["depths"]`` (rows) and ``result["depth_lengths"]`` (columns);
+    ``result["seconds"][scheme]`` the training times. Stored per
     model in ``posenc_lib/trained/``."""
     runs = {p: [_passkey_for(p, s) for s in LM_SEEDS] for p in schemes.NAMES}
     return {"lengths": [LM_LENGTH * f for f in LM_FACTORS], "n_digits": PASSKEY_DIGITS,
-            "depths": list(PASSKEY_DEPTHS),
+            "depths": list(PASSKEY_DEPTHS), "depth_lengths": list(PASSKEY_DEPTH_LENGTHS),
             "schemes": {p: [r["accuracy"] for r in rs] for p, rs in runs.items()},
             "depth": {p: rs[0]["depth"] for p, rs in runs.items()},
             "seconds": {p: [r["seconds"] for r in rs] for p, rs in runs.items()}}

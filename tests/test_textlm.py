@@ -264,4 +264,5 @@ def test_stored_passkey_results_are_complete():
         # accuracies are shares of 128 inputs
         np.testing.assert_allclose(acc * textlm.PASSKEY_TESTS,
                                    np.round(acc * textlm.PASSKEY_TESTS), atol=1e-9)
-        assert np.asarray(pk["depth"][p]).shape == (len(textlm.PASSKEY_DEPTHS), 5)
+        grid = np.asarray(pk["depth"][p])
+        assert grid.shape == (len(textlm.PASSKEY_DEPTHS), len(textlm.PASSKEY_DEPTH_LENGTHS))

@@ -138,3 +138,18 @@ def test_stored_result_computes_once_then_reads(tmp_path, monkeypatch):
         train_cache.stored_result("demo", {"n": 5}, compute)
     with pytest.raises(ValueError, match="name must be"):
         train_cache.stored_result("a b/c", {}, compute)
+
+
+def test_a_task_outside_the_lab_hashes_its_own_code():
+    """textlm's tasks make their data with code outside the lab's modules: that code is part of
+    the key (a lab task's is already in code_hash)."""
+    from posenc_lib import textlm
+
+    config = textlm.lm_config("rope")
+    settings = dict(steps=10, batch_size=4, lr=1e-3, seed=0, length=16)
+    text = train_cache.spec(config, textlm.TextTask(), **settings)
+    assert "task_code" in text
+    assert "task_code" not in train_cache.spec(lab.default_config("rope", "copy_back"),
+                                               lab.get_task("copy_back"), **settings)
+    other = train_cache.spec(config, textlm.PasskeyTask(), **settings)
+    assert other["task_code"] != text["task_code"] and other["task"] != text["task"]

@@ -78,8 +78,9 @@ def render() -> str:
     parts = [INTRO]
     rows = ["| | chapter | time |", "|---|---|---|"]
     infos = [chapter_info(p) for p in chapter_files()]
-    for k, info in enumerate(infos, 1):
-        rows.append(f"| {k} | {{doc}}`/{info['doc']}` | {info['time'] or '—'} |")
+    for info in infos:
+        label = info["doc"].rsplit("/", 1)[-1].split("_")[0].lstrip("0")  # "1" … "10", "10b"
+        rows.append(f"| {label} | {{doc}}`/{info['doc']}` | {info['time'] or '—'} |")
     parts.append("## The path at a glance\n\n" + "\n".join(rows) + "\n")
     parts.append("## Chapter by chapter\n")
     for info in infos:

@@ -37,6 +37,8 @@ def build(curves: dict[str, Any], passkey: dict[str, Any]) -> quiz.Quiz:
     assert rope_sl[-1] > rope_non[-1] * 1.1 and text_gap < 0.05
     alibi_change = float(np.max(np.abs(alibi_non / alibi_non[0] - 1)))
     pk_alibi = np.median(passkey["schemes"]["alibi"], axis=0)
+    pk_none = np.median(passkey["schemes"]["none"], axis=0)
+    assert pk_none[-1] > pk_alibi[-1] + 0.1 and pk_alibi[-1] < pk_alibi[0] - 0.3
     return quiz.quiz(
         quiz.question(
             "A model gives the characters that really came next the probabilities 1/2, 1/2, 1/8 "
@@ -113,5 +115,26 @@ def build(curves: dict[str, Any], passkey: dict[str, Any]) -> quiz.Quiz:
                         "keys get almost no weight. That is why long inputs are harmless, not "
                         "evidence that they are used."),
         ),
+        quiz.question(
+            "Predict: ALiBi has the flattest perplexity curve of all six schemes. In passkey "
+            f"retrieval at {passkey['lengths'][-1]} characters (key at a random place), how does "
+            "it compare with NoPE?",
+            quiz.option("It finds the key less often than NoPE: its penalty that keeps far "
+                        "characters harmless also hides a far key.", True,
+                        f"Median of three seeds: ALiBi {pk_alibi[-1]:.2f}, NoPE "
+                        f"{pk_none[-1]:.2f} (at {passkey['lengths'][0]} characters: "
+                        f"{pk_alibi[0]:.2f} and {pk_none[0]:.2f}). Retrieval is a content match; "
+                        "NoPE puts nothing in its way, ALiBi subtracts m·distance from it."),
+            quiz.option("It finds it more often: a flat perplexity curve means the model copes "
+                        "with long inputs.", False,
+                        "Perplexity is dominated by nearby characters. In retrieval ALiBi drops "
+                        f"from {pk_alibi[0]:.2f} to {pk_alibi[-1]:.2f}, below NoPE's "
+                        f"{pk_none[-1]:.2f}: flat perplexity is not long context."),
+            quiz.option("Neither finds it: without positions, and with positions it has never "
+                        "seen, no model can.", False,
+                        f"Both find many keys: ALiBi {pk_alibi[-1]:.2f} and NoPE "
+                        f"{pk_none[-1]:.2f} of the inputs (chance: 0.01). Finding an earlier "
+                        "'@' by its content needs no position at all."),
+            kind="predict",
+        ),
     )
-
