@@ -10,7 +10,6 @@ enforces it). Needs the built site (``make book``).
 
 from __future__ import annotations
 
-import gzip
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
@@ -18,28 +17,14 @@ from urllib.parse import urlparse
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from site_helpers import SITE, launch, serve, toc_pages  # noqa: E402
+from site_helpers import SITE, ResponseSizes, launch, serve, toc_pages  # noqa: E402
 
 
 def measure_page(browser, base: str, path: str) -> tuple[int, int, int, int]:
     context = browser.new_context()
     page = context.new_page()
-    sizes: dict[str, int] = {}
-    zipped: dict[str, int] = {}
+    responses = ResponseSizes(page)
     external = []
-
-    def on_response(response) -> None:
-        url = response.url
-        if urlparse(url).scheme == "data":
-            return
-        try:
-            body = response.body()
-        except Exception:  # redirects and aborted requests have no body
-            body = b""
-        sizes[url] = len(body)
-        zipped[url] = len(gzip.compress(body, 6)) if body else 0
-
-    page.on("response", on_response)
     page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).netloc in (
         urlparse(base).netloc, "") else (external.append(r.request.url), r.abort()))
     page.goto(f"{base}/{path}", wait_until="load")
@@ -49,9 +34,10 @@ def measure_page(browser, base: str, path: str) -> tuple[int, int, int, int]:
         pass
     page.wait_for_timeout(1500)
     context.close()
+    sizes = responses.sizes
     shared = sum(v for k, v in sizes.items() if "/_static/" in urlparse(k).path)
     own = sum(sizes.values()) - shared
-    return own, shared, sum(zipped.values()), len(external)
+    return own, shared, responses.total_gzip(), len(external)
 
 
 def main() -> None:

@@ -17,8 +17,8 @@ paper discusses (Press et al., 2022):
 * :func:`nonoverlapping_nll` — cut the text into windows of ``length`` tokens and score every
   token; early tokens of each window see little context;
 * :func:`sliding_nll` — windows of ``length`` tokens that advance by ``stride``; only the last
-  ``stride`` tokens of each window are scored, so every scored token sees at least
-  ``length - stride`` tokens of context.
+  ``stride`` predictions of each window are scored, so every scored token is predicted from at
+  least ``length - stride + 1`` tokens.
 
 Perplexity is :math:`\exp` of the mean negative log-likelihood per character (nats).
 
@@ -76,11 +76,11 @@ __all__ = [
     "trained_passkey",
 ]
 
-#: Where the corpus lives: ``train.txt``, ``valid.txt``, ``test.txt`` and a README.
+#: The folder of the corpus (``train.txt``, ``valid.txt``, ``test.txt`` and a README).
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 #: The fixed splits (whole documents each; no document is in two splits).
 SPLITS: tuple[str, ...] = ("train", "valid", "test")
-#: The tokens: index 0 is the newline, then the printable ASCII characters ``" "`` to ``"~"``.
+#: The 96 tokens, the newline (index 0) then the printable ASCII characters ``" "`` to ``"~"``.
 VOCAB: str = "\n" + "".join(chr(c) for c in range(32, 127))
 
 _LOOKUP = np.full(128, -1, dtype=np.int64)
@@ -293,7 +293,7 @@ def sliding_nll(params: dict[str, np.ndarray], config: lab.LabConfig, *, length:
                 stride: int, n_scored: int = 8192, offset: int = 1024,
                 split: str = "test") -> NDArray[np.float64]:
     """Loss of the ``n_scored`` characters after character ``offset`` of ``split``, each
-    predicted with at least ``length - stride`` characters of context: windows of ``length``
+    predicted from at least ``length - stride + 1`` characters: windows of ``length``
     tokens end every ``stride`` characters and only their last ``stride`` predictions count.
 
     Returns ``(n_scored // stride, stride)``. The scored characters do not depend on ``length``
@@ -340,15 +340,15 @@ def perplexity(nll: Any) -> float:
 
 #: Training length :math:`L` of the language models (characters).
 LM_LENGTH = 64
-#: Inference lengths as multiples of :data:`LM_LENGTH`: 64 … 1024 characters.
+#: Inference lengths as multiples of :data:`LM_LENGTH` (64 … 1024 characters).
 LM_FACTORS: tuple[int, ...] = (1, 2, 4, 8, 16)
 #: Seeds of the three models trained per scheme (initial weights and data order).
 LM_SEEDS: tuple[int, ...] = (0, 1, 2)
-#: Training of every language model: Adam, warm-up then cosine decay (``lab.train``).
+#: How every language model is trained (Adam, warm-up then cosine decay, by ``lab.train``).
 LM_TRAINING: dict[str, Any] = {"steps": 450, "batch_size": 16, "lr": 3e-3, "length": LM_LENGTH}
-#: Characters scored per protocol and length: the non-overlapping evaluation cuts the first
-#: ``NONOVERLAP_TOKENS`` test characters into windows; the sliding one scores ``SLIDING_SCORED``
-#: characters after ``SLIDING_OFFSET`` with stride :data:`LM_LENGTH`.
+#: How many characters each protocol scores at every length. The non-overlapping evaluation
+#: cuts the first ``NONOVERLAP_TOKENS`` test characters into windows; the sliding one scores
+#: ``SLIDING_SCORED`` characters after ``SLIDING_OFFSET`` with stride :data:`LM_LENGTH`.
 NONOVERLAP_TOKENS = 16384
 SLIDING_SCORED = 4096
 SLIDING_OFFSET = LM_LENGTH * (max(LM_FACTORS) - 1)

@@ -4,12 +4,14 @@ and the page-weight benchmark)."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import http.server
 import os
 import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("POSENC_SITE", ROOT / "_build" / "html"))  # override to test another build
@@ -66,3 +68,31 @@ def launch(playwright):
     if not Path(CHROMIUM).exists():
         raise FileNotFoundError(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+class ResponseSizes:
+    """The decoded body size of every response a page receives (``data:`` URLs excluded), and
+    what the same bytes weigh gzip-compressed at level 6 (as a web server would send them).
+    One counter for the browser test's page budget and for ``benchmarks/bench_pages.py``."""
+
+    def __init__(self, page) -> None:
+        self._bodies: dict[str, bytes] = {}
+        page.on("response", self._count)
+
+    def _count(self, response) -> None:
+        if urlparse(response.url).scheme == "data":
+            return
+        try:
+            self._bodies[response.url] = response.body()
+        except Exception:  # redirects and aborted requests have no body
+            self._bodies.setdefault(response.url, b"")
+
+    @property
+    def sizes(self) -> dict[str, int]:
+        return {url: len(body) for url, body in self._bodies.items()}
+
+    def total(self) -> int:
+        return sum(self.sizes.values())
+
+    def total_gzip(self) -> int:
+        return sum(len(gzip.compress(b, 6)) for b in self._bodies.values() if b)

@@ -28,12 +28,20 @@ def test_every_list_of_schemes_is_the_registry():
 
 def test_no_second_list_of_schemes_in_the_library():
     """A literal tuple, list, set or dict naming three or more of the six schemes outside
-    schemes.py would be a second registry to keep in step."""
+    schemes.py would be a second registry to keep in step. Published numbers keyed by scheme
+    (a module constant named ``PAPER_*``, e.g. a paper's table) are data, not a registry."""
     offenders = []
     for path in PKG.rglob("*.py"):
         if path.name == "schemes.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        published = {id(n) for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                     and any(isinstance(t, ast.Name) and t.id.startswith("PAPER_")
+                             for t in (a.targets if isinstance(a, ast.Assign) else [a.target]))
+                     for n in ast.walk(a.value)}
+        for node in ast.walk(tree):
+            if id(node) in published:
+                continue
             elts = (node.keys if isinstance(node, ast.Dict)
                     else node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [])
             names = {e.value for e in elts if isinstance(e, ast.Constant) and e.value in SIX}

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from site_helpers import SITE, serve, toc_pages
+from site_helpers import SITE, ResponseSizes, serve, toc_pages
 
 pytestmark = pytest.mark.browser
 
@@ -44,8 +44,7 @@ class PageVisit:
         self.page = self.context.new_page()
         self.page.set_default_timeout(90000)
         self.page.route("**/*", self._route)
-        self.bytes: dict[str, int] = {}
-        self.page.on("response", self._count)
+        self.responses = ResponseSizes(self.page)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.goto(f"{base}/{path}", wait_until="load")
@@ -54,12 +53,6 @@ class PageVisit:
         except PlaywrightTimeout:
             pass  # readiness is checked for real below (MathJax typeset, widgets rendered)
         self.wait_ready()
-
-    def _count(self, response) -> None:
-        try:
-            self.bytes[response.url] = len(response.body())
-        except Exception:  # redirects and aborted requests have no body
-            self.bytes.setdefault(response.url, 0)
 
     def _route(self, route) -> None:
         url = route.request.url
@@ -108,10 +101,10 @@ def _check_clean(visit: PageVisit, path: str) -> None:
     }""")
     assert math["typeset"] == math["total"], f"{path}: only {math} math elements typeset"
     assert math["errors"] == 0, f"{path}: MathJax reported {math['errors']} errors"
-    total = sum(visit.bytes.values())
+    total = visit.responses.total()
     assert total <= PAGE_BUDGET, (
         f"{path}: first visit loads {total / 1e6:.2f} MB (budget {PAGE_BUDGET / 1e6:.0f} MB); "
-        f"largest: {sorted(visit.bytes.items(), key=lambda kv: -kv[1])[:3]}")
+        f"largest: {sorted(visit.responses.sizes.items(), key=lambda kv: -kv[1])[:3]}")
     icons = visit.page.evaluate("""() => [...document.querySelectorAll('i.fa-solid, i.fas, i.fab')]
         .filter(i => i.offsetParent !== null)
         .map(i => getComputedStyle(i, '::before').fontFamily)""")

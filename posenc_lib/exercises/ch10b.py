@@ -109,5 +109,8 @@ def check_window_starts(student: Callable[[int, int, int, int], Any]) -> Report:
         Diagnosis(lambda n, L, s, o: o + (np.arange(math.ceil(n / L)) + 1) * s - L,
                   "the number of windows is `n_scored // stride`: each window scores only "
                   "`stride` characters, however long it is."),
+        Diagnosis(lambda n, L, s, o: o + (np.arange(n // L) + 1) * s - L,
+                  "the number of windows is `n_scored // stride`, not `n_scored // length`: "
+                  "each window scores only `stride` characters, however long it is."),
     ]
     return run_checks("window_starts", student, _starts, cases, _unambiguous(diagnoses), atol=0)

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, NullLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from .. import schemes, textlm
 from ..explorer import Explorer, Param, choice_param, explore
@@ -45,6 +45,14 @@ def length_axis(ax: Axes, lengths: Sequence[float], labels: Sequence[str] | None
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xticklabels(list(labels) if labels is not None else [f"{n:g}" for n in lengths])
     ax.set_xlim(min(lengths) / 1.2, max(lengths) * 1.2)
+
+
+def _log_y(ax: Axes, ticks: Sequence[float]) -> None:
+    """A log y axis labelled with plain numbers at ``ticks``."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(FixedLocator(list(ticks)))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
 
 
 def _style(scheme: str) -> dict[str, Any]:
@@ -88,7 +96,7 @@ def perplexity_curves(fig: Figure, curves: Mapping[str, Any],
                                 arrowprops=dict(arrowstyle="->", color=colour, lw=1.2))
         ax.axvspan(train * 1.08, lengths[-1] * 1.2, color="#eeeeee", lw=0, zorder=0)
         length_axis(ax, lengths)
-        ax.set_yscale("log")
+        _log_y(ax, [t for t in (5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 60, 80) if t <= ymax])
         ax.set_ylim(None, ymax * 1.02)
         ax.set_xlabel("inference length (characters, log scale)")
         ax.grid(True, which="both", alpha=0.5)
@@ -118,7 +126,7 @@ def relative_to_paper(fig: Figure, curves: Mapping[str, Any],
             right.plot(plens / plens[0], v / v[0], ms=5, lw=1.6, **_style(p))
     for ax, title in ((left, f"this chapter: characters, L = {int(lengths[0])}"),
                       (right, f"Press et al. (2022): words, L = {int(plens[0])}")):
-        ax.set_yscale("log")
+        _log_y(ax, (0.9, 1, 1.25, 1.5, 2, 3, 4, 6, 10, 15))
         ax.axhline(1.0, color="black", lw=0.8)
         length_axis(ax, [1, 2, 4, 8, 16], ["1", "2", "4", "8", "16"])
         ax.set_xlabel("inference length / training length")

@@ -54,3 +54,7 @@ CASES = {
                          lambda n, L, s, o: tuple(window_starts(n, L, s, o))],
     },
 }
+CASES["check_window_starts"]["wrong"].append(
+    (lambda n, L, s, o: [o + (w + 1) * s - L for w in range(n // L)], "expected shape (4,), got (1,)"))
+CASES["check_window_starts"]["wrong"].append(
+    (lambda n, L, s, o: window_starts(n, L, s, o)[::-1], "wrong values"))
