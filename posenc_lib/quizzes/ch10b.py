@@ -63,19 +63,22 @@ def build(curves: dict[str, Any], passkey: dict[str, Any]) -> quiz.Quiz:
             f"The RoPE models score {rope_non[-1]:.1f} at {lengths[-1]} characters with "
             f"non-overlapping windows and {rope_sl[-1]:.1f} with a sliding window. Why is the "
             "sliding-window number worse?",
-            quiz.option("Every scored character sits past position 63: unseen angles.", True,
-                        f"With stride 64, each scored character has at least {lengths[-1] - 64} "
-                        "characters before it in its window. Non-overlapping windows also score "
-                        "the first 64 positions of every window, which RoPE computes exactly as "
-                        "in training; they pull its average down."),
-            quiz.option("The two protocols score different parts of the test text, and the "
-                        "sliding window's part happens to be harder to predict.", False,
+            quiz.option("It scores only each window's last 64 positions, where RoPE's loss is "
+                        "highest.", True,
+                        "The sliding window keeps the farthest positions of each window "
+                        f"({lengths[-1] - 64} to {lengths[-1] - 1} at {lengths[-1]}); "
+                        "non-overlapping windows average over all positions, near the start "
+                        "included. RoPE meets more and more unseen rotation angles the farther a "
+                        "query is from the start, so its loss rises along the window (the "
+                        "chapter's position table)."),
+            quiz.option("The protocols score different stretches of text; the sliding one's is "
+                        "harder.", False,
                         "They do, but at 64 characters, where both score familiar positions, "
                         f"they agree to within {100 * text_gap:.0f}%. The gap at "
                         f"{lengths[-1]} is {100 * (rope_sl[-1] / rope_non[-1] - 1):.0f}%: it comes "
                         "from the positions, not the text."),
             quiz.option("A sliding window gives each character less context than a "
-                        "non-overlapping window of the same length does.", False,
+                        "non-overlapping one.", False,
                         "It gives more: every scored character sees at least length − stride "
                         "characters. Non-overlapping windows are the ones with little context "
                         "at their start (the early-token curse)."),
@@ -84,17 +87,15 @@ def build(curves: dict[str, Any], passkey: dict[str, Any]) -> quiz.Quiz:
             f"The learned table has 1024 rows, so the learned model runs on {lengths[-1]}-"
             f"character windows. Its perplexity still rises from {learned_non[0]:.1f} to "
             f"{learned_non[1]:.1f} at {lengths[1]}. Why?",
-            quiz.option("Rows 64 and beyond were never trained.", True,
+            quiz.option("Rows 64 and beyond were never trained: they hold random values.", True,
                         "Training only ever used positions 0–63, so only those rows received "
                         "gradients. From position 64 on the model adds random vectors to its "
                         "token embeddings: it runs, and it reads noise."),
-            quiz.option("1024 rows are too many parameters for a model this small, so the table "
-                        "overfits the training text.", False,
+            quiz.option("1024 rows are too many parameters: the table overfits the text.", False,
                         "The unused rows cost nothing at the training length, where the learned "
                         "model is as good as it is; they only matter when a long input reaches "
                         "them — untrained."),
-            quiz.option("A learned table cannot represent the order of more than 64 positions, "
-                        "whatever its size.", False,
+            quiz.option("A learned table cannot represent more than 64 positions.", False,
                         "A table could hold any positions. These rows simply never saw a "
                         "training example; a model trained on longer windows would fill them."),
         ),
@@ -124,21 +125,23 @@ def build(curves: dict[str, Any], passkey: dict[str, Any]) -> quiz.Quiz:
             "Predict: ALiBi has the flattest perplexity curve of all six schemes. In passkey "
             f"retrieval at {passkey['lengths'][-1]} characters (key at a random place), how does "
             "it compare with NoPE?",
-            quiz.option("Less often than NoPE: the penalty also hides a far key.", True,
+            quiz.option("Less often than NoPE: its distance penalty also hides a far key.", True,
                         f"Median of three seeds: ALiBi {pk_alibi[-1]:.2f}, NoPE "
                         f"{pk_none[-1]:.2f} (at {passkey['lengths'][0]} characters: "
                         f"{pk_alibi[0]:.2f} and {pk_none[0]:.2f}). Retrieval is a content match; "
                         "NoPE puts nothing in its way, ALiBi subtracts m·distance from it."),
-            quiz.option("It finds it more often: a flat perplexity curve means the model copes "
-                        "with long inputs.", False,
+            quiz.option("More often: a flat perplexity curve means it copes with long inputs.",
+                        False,
                         "Perplexity is dominated by nearby characters. In retrieval ALiBi drops "
                         f"from {pk_alibi[0]:.2f} to {pk_alibi[-1]:.2f}, below NoPE's "
                         f"{pk_none[-1]:.2f}: flat perplexity is not long context."),
-            quiz.option("Neither finds it: without positions, and with positions it has never "
-                        "seen, no model can.", False,
+            quiz.option("Neither finds it: at 16 times the training length no model can.",
+                        False,
                         f"Both find many keys: ALiBi {pk_alibi[-1]:.2f} and NoPE "
-                        f"{pk_none[-1]:.2f} of the inputs (chance: 0.01). Finding an earlier "
-                        "'@' by its content needs no position at all."),
+                        f"{pk_none[-1]:.2f} of the inputs (chance: 0.01). Finding the earlier "
+                        "'@' by its content needs no position; copying the character after it "
+                        "needs only the local order that the causal mask gives even NoPE "
+                        "(chapter 10)."),
             kind="predict",
         ),
     )
