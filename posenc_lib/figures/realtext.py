@@ -15,7 +15,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from .. import schemes, textlm
 from ..explorer import Explorer, Param, choice_param, explore
-from .lab import SCHEME_LABEL, SCHEME_STYLE
+from .lab import SCHEME_LABEL, SCHEME_STYLE, _log2_axis, _style
 
 __all__ = [
     "PAPER_L512",
@@ -39,11 +39,11 @@ PAPER_L512: dict[str, Any] = {
 
 
 def length_axis(ax: Axes, lengths: Sequence[float], labels: Sequence[str] | None = None) -> None:
-    """A log-2 x axis with ticks exactly at ``lengths``."""
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(FixedLocator(list(lengths)))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xticklabels(list(labels) if labels is not None else [f"{n:g}" for n in lengths])
+    """Chapter 10's log-2 x axis (ticks exactly at ``lengths``), with optional tick ``labels``
+    and a margin on both sides."""
+    _log2_axis(ax, lengths)
+    if labels is not None:
+        ax.set_xticklabels(list(labels))
     ax.set_xlim(min(lengths) / 1.2, max(lengths) * 1.2)
 
 
@@ -53,11 +53,6 @@ def _log_y(ax: Axes, ticks: Sequence[float]) -> None:
     ax.yaxis.set_major_locator(FixedLocator(list(ticks)))
     ax.yaxis.set_minor_locator(NullLocator())
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-
-
-def _style(scheme: str) -> dict[str, Any]:
-    colour, marker, ls = SCHEME_STYLE[scheme]
-    return {"color": colour, "marker": marker, "ls": ls, "label": SCHEME_LABEL[scheme]}
 
 
 def _seed_values(curves: Mapping[str, Any], scheme: str, protocol: str) -> np.ndarray:
