@@ -130,6 +130,13 @@ def _log_use(path: Path | None) -> None:
             f.write(path.name + "\n")
 
 
+def _check_miss_allowed(what: str, path: Path | None, verb: str) -> None:
+    """Raise instead of training or computing when ``POSENC_TRAIN_CACHE_MISS=error``."""
+    if os.environ.get("POSENC_TRAIN_CACHE_MISS", "train").strip().lower() == "error":
+        raise RuntimeError(f"no stored {what} ({path.name if path else 'cache off'}); run `make "
+                           f"notebooks` to {verb} and store it, then commit posenc_lib/trained/")
+
+
 def _rounded(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {k: np.asarray(v, dtype=np.float32).astype(np.float64) for k, v in params.items()}
 
@@ -154,10 +161,7 @@ def train(config: lab.LabConfig, task: lab.Task | str, *, steps: int, batch_size
             losses = [float(x) for x in data["losses"]]
             seconds = float(data["seconds"])
         return lab.TrainResult(params=params, losses=losses, seconds=seconds, config=config)
-    if os.environ.get("POSENC_TRAIN_CACHE_MISS", "train").strip().lower() == "error":
-        raise RuntimeError(
-            f"no stored model for {config.position} on {task.name} ({path.name if path else 'cache off'});"
-            " run `make notebooks` to train and store it, then commit posenc_lib/trained/")
+    _check_miss_allowed(f"model for {config.position} on {task.name}", path, "train")
     result = lab.train(config, task, progress=progress, init=init, **settings)
     params = _rounded(result.params)
     if path is not None:
@@ -193,10 +197,7 @@ def stored_result(name: str, spec_: dict[str, Any], compute: Callable[[], Any], 
     _log_use(path)
     if path is not None and path.exists():
         return json.loads(path.read_text(encoding="utf-8"))["result"]
-    if os.environ.get("POSENC_TRAIN_CACHE_MISS", "train").strip().lower() == "error":
-        raise RuntimeError(f"no stored result {name!r} ({path.name if path else 'cache off'}); "
-                           "run `make notebooks` to compute and store it, then commit "
-                           "posenc_lib/trained/")
+    _check_miss_allowed(f"result {name!r}", path, "compute")
     result = compute()
     text = json.dumps({"spec": full, "result": result}, sort_keys=True, indent=1)
     result = json.loads(text)["result"]  # what a later call reads back (tuples become lists)
