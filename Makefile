@@ -1,7 +1,8 @@
 # The two commands of the README:  make book  (build the website)  and  make test  (every test).
 # Both create the virtual environment .venv from requirements.txt on first use.
-# make test runs one pytest worker per core (pytest-xdist); --dist loadscope keeps each notebook
-# (and each test module) on one worker, so nbval runs a chapter's cells in order in one kernel.
+# make test runs one pytest worker per core (pytest-xdist). With --dist loadscope, tests/conftest.py
+# keeps each notebook on one worker (nbval runs a chapter's cells in order in one kernel) and spreads
+# every other test over the workers.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin

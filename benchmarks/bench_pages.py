@@ -14,10 +14,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from site_helpers import SITE, ResponseSizes, launch, serve, toc_pages  # noqa: E402
+from site_helpers import SITE, ResponseSizes, launch, serve, toc_pages, wait_settled  # noqa: E402
 
 
 def measure_page(browser, base: str, path: str) -> tuple[int, int, int, int]:
@@ -28,10 +26,7 @@ def measure_page(browser, base: str, path: str) -> tuple[int, int, int, int]:
     page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).netloc in (
         urlparse(base).netloc, "") else (external.append(r.request.url), r.abort()))
     page.goto(f"{base}/{path}", wait_until="load")
-    try:  # "no request for 500 ms"; on a loaded machine a slow font can delay it indefinitely
-        page.wait_for_load_state("networkidle", timeout=45000)
-    except PlaywrightTimeout:
-        pass
+    wait_settled(page)
     page.wait_for_timeout(1500)
     context.close()
     sizes = responses.sizes

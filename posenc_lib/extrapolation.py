@@ -157,15 +157,46 @@ def trained_model(position: str, task_name: str = "copy_back", seed: int = 0, *,
     stored = _check_store(store, steps)
     key = (position, task_name, seed, steps, stored)
     if key not in _MODELS:
-        name = _lab_name(task_name)
-        config = lab.default_config(position, name)
-        settings = lab.default_training(name)
-        if steps is not None:
-            settings["steps"] = steps
+        config, settings = _model_settings(position, task_name, seed, steps)
         trainer = train_cache.train if stored else lab.train
-        _MODELS[key] = trainer(config, make_task(task_name), seed=seed, progress=progress,
-                               **settings)
+        _MODELS[key] = trainer(config, make_task(task_name), progress=progress, **settings)
     return _MODELS[key]
+
+
+def _model_settings(position: str, task_name: str, seed: int,
+                    steps: int | None) -> tuple[lab.LabConfig, dict[str, Any]]:
+    """The configuration and training settings of :func:`trained_model` (validated args)."""
+    name = _lab_name(task_name)
+    settings = {**lab.default_training(name), "seed": seed}
+    if steps is not None:
+        settings["steps"] = steps
+    return lab.default_config(position, name), settings
+
+
+def _accuracies(model: lab.TrainResult, task: lab.Task, lengths: tuple[int, ...],
+                n_sequences: int) -> list[float]:
+    """``lab.evaluate`` of ``model`` at each length it can run (a learned table stops at its
+    ``max_len``)."""
+    assert model.config is not None
+    return [lab.evaluate(model.params, model.config, task, length=length,
+                         n_sequences=n_sequences)
+            for length in lengths if not (model.config.position == "learned"
+                                          and length > model.config.max_len)]
+
+
+def _stored_accuracies(position: str, task_name: str, seed: int, steps: int | None,
+                       lengths: tuple[int, ...], n_sequences: int) -> list[float]:
+    """:func:`_accuracies` of a stored model, itself stored beside the model
+    (:func:`posenc_lib.train_cache.stored_result`): evaluating 256 sequences of 256 tokens
+    takes seconds per model, and a chapter's sweeps evaluate dozens of models."""
+    model = trained_model(position, task_name, seed, steps=steps, store=True)
+    task = make_task(task_name)
+    config, settings = _model_settings(position, task_name, seed, steps)
+    spec = {"model": train_cache.key(config, task, **settings), "task": repr(task),
+            "lengths": list(lengths), "n_sequences": n_sequences}
+    return train_cache.stored_result(
+        "accuracy", spec, lambda: _accuracies(model, task, lengths, n_sequences),
+        code=(_accuracies,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,7 +277,9 @@ def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEME
     past its :math:`L_{\text{train}}` rows: its accuracy there is ``math.nan``.
 
     Memoised on all arguments; ``steps`` (default: the task's own) shortens training for tests
-    or lengthens it, and ``store`` is passed on to :func:`trained_model`.
+    or lengthens it, and ``store`` is passed on to :func:`trained_model`. The accuracies of a
+    stored model are stored too (:func:`posenc_lib.train_cache.stored_result`, keyed by the
+    model, the lengths and ``n_sequences``), so a chapter reads them instead of evaluating.
     """
     task_name = check_choice("task_name", task_name, TASK_NAMES)
     positions = _check_positions(positions)
@@ -273,15 +306,10 @@ def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEME
     seconds: dict[str, float] = {}
     for p in positions:
         model = trained_model(p, task_name, seed, steps=steps, store=stored)
-        assert model.config is not None
-        accs = []
-        for length in lengths:
-            if p == "learned" and length > model.config.max_len:
-                accs.append(math.nan)  # no learned position vector for these positions
-            else:
-                accs.append(lab.evaluate(model.params, model.config, task, length=length,
-                                         n_sequences=n_sequences))
-        accuracy[p] = tuple(accs)
+        accs = (_stored_accuracies(p, task_name, seed, steps, lengths, n_sequences) if stored
+                else _accuracies(model, task, lengths, n_sequences))
+        # no learned position vector beyond max_len: nan at those lengths
+        accuracy[p] = tuple(accs) + (math.nan,) * (len(lengths) - len(accs))
         seconds[p] = model.seconds
     result = SweepResult(task=task_name, train_length=train_length, lengths=lengths,
                          positions=positions, accuracy=accuracy, seconds=seconds)

@@ -22,9 +22,39 @@ settings.register_profile(
 settings.load_profile("book")
 
 
-@pytest.fixture(scope="module")
+def pytest_xdist_make_scheduler(config, log):
+    """How ``make test`` (``pytest-xdist --dist loadscope``) shares the tests between workers.
+
+    A notebook's cells run in order in one kernel, so each notebook is one unit of work; the
+    JupyterLab tests share one server, so they are one unit too. Every other test is a unit of
+    its own, so a long module (the site's 19 pages) spreads over the workers. xdist hands out
+    the units with the most tests first (the notebooks), then the single tests in collection
+    order, which :func:`pytest_collection_modifyitems` puts longest first.
+    """
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BookScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            if path.endswith(".ipynb") or path.endswith("test_jupyterlab.py"):
+                return path
+            return nodeid
+
+    return BookScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Long single tests (a browser page, a retraining) first, so that no worker ends the run
+    with one of them alone. A stable sort: a notebook's cells keep their order."""
+    items.sort(key=lambda item: not (item.get_closest_marker("browser")
+                                     or item.get_closest_marker("slow")))
+
+
+@pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium (Debian's) for the browser tests of one module."""
+    """Headless Chromium (Debian's), one per test process, for every browser test."""
     from playwright.sync_api import sync_playwright
     from site_helpers import launch
 

@@ -96,3 +96,27 @@ class ResponseSizes:
 
     def total_gzip(self) -> int:
         return sum(len(gzip.compress(b, 6)) for b in self._bodies.values() if b)
+
+
+def wait_settled(page, timeout: float = 90000) -> None:
+    """Wait until a loaded page of the book has finished its work: MathJax has typeset the maths
+    (and so asked for its fonts), the static widget renderer has drawn every stored widget, and
+    every font the page uses has loaded.
+
+    Not Playwright's ``networkidle``: on several pages with explorers (chapters 5, 9, 10, 10b,
+    12) it often did not fire within 45 s although every request the page made had finished;
+    waiting for it cost a quarter of the whole test suite.
+    """
+    page.wait_for_function(
+        "() => !document.querySelector('.math') || "
+        "(window.MathJax && MathJax.startup && MathJax.startup.document && "
+        " document.querySelectorAll('mjx-container').length > 0)", timeout=timeout)
+    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+    n_widgets = page.evaluate(
+        "() => document.querySelectorAll("
+        "'script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
+    if n_widgets:
+        page.wait_for_function(
+            "() => document.querySelectorAll('.jupyter-widgets.widget-box, .widget-vbox').length"
+            f" >= {n_widgets}", timeout=timeout)
+    page.evaluate("() => document.fonts.ready.then(() => document.fonts.status)")

@@ -193,7 +193,7 @@ def test_order_task_at_default_settings():
 
 
 def test_copy_back_at_default_settings():
-    r = X.length_sweep("copy_back", positions=("learned", "rope"), factors=(1, 2))
+    r = X.length_sweep("copy_back", positions=("learned", "rope"), factors=(1, 2, 4, 8))
     assert r.accuracy["rope"][0] >= 0.9 and r.accuracy["learned"][0] >= 0.9
     assert math.isnan(r.accuracy["learned"][1])
     model = X.trained_model("rope")
@@ -469,3 +469,20 @@ def test_quoted_paper_numbers_are_consistent_with_the_papers_claims():
     assert ppl["T5 bias"][-1] is None  # out of memory
     at_longest = {k: v[-2] for k, v in ppl.items()}
     assert min(at_longest, key=at_longest.get) == "ALiBi"
+
+
+def test_stored_accuracies_are_what_evaluate_gives(monkeypatch):
+    """A chapter's sweep reads its accuracies from posenc_lib/trained/: they are lab.evaluate's
+    numbers for the stored model (recomputed here), and other settings are not read from them."""
+    r = X.length_sweep("copy_back", positions=("t5", "alibi"), factors=(1, 2, 4, 8))
+    task = X.make_task("copy_back")
+    for scheme in ("t5", "alibi"):
+        model = X.trained_model(scheme)
+        for k in (0, 1):   # 32 and 64 tokens (the longer ones take seconds each)
+            fresh = lab.evaluate(model.params, model.config, task, length=r.lengths[k],
+                                 n_sequences=256)
+            assert r.accuracy[scheme][k] == pytest.approx(fresh, abs=2 / (256 * 4)), (scheme, k)
+    monkeypatch.setenv("POSENC_TRAIN_CACHE_MISS", "error")
+    X.clear_cache()
+    with pytest.raises(RuntimeError, match="no stored result 'accuracy'"):
+        X.length_sweep("copy_back", positions=("alibi",), factors=(1, 2, 4, 8), n_sequences=255)

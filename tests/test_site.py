@@ -14,8 +14,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from site_helpers import SITE, ResponseSizes, serve, toc_pages
+from site_helpers import SITE, ResponseSizes, serve, toc_pages, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +24,7 @@ PAGES = toc_pages()
 PAGE_BUDGET = 5_000_000  # bytes a first visit may load, uncompressed (benchmarks/bench_pages.py)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server():
     if not (SITE / "index.html").exists():
         pytest.fail("the book is not built: run `make book` first (make test does it)")
@@ -48,10 +47,6 @@ class PageVisit:
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.goto(f"{base}/{path}", wait_until="load")
-        try:  # "no request for 500 ms"; on a loaded machine a slow font can delay it indefinitely
-            self.page.wait_for_load_state("networkidle", timeout=45000)
-        except PlaywrightTimeout:
-            pass  # readiness is checked for real below (MathJax typeset, widgets rendered)
         self.wait_ready()
 
     def _route(self, route) -> None:
@@ -64,21 +59,8 @@ class PageVisit:
             route.abort()
 
     def wait_ready(self) -> None:
-        page = self.page
-        # MathJax 3 sets MathJax.startup.promise; widgets replace their script tags with views.
-        page.wait_for_function(
-            "() => !document.querySelector('.math') || "
-            "(window.MathJax && MathJax.startup && MathJax.startup.document && "
-            " document.querySelectorAll('mjx-container').length > 0)", timeout=90000)
-        page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
-        n_widgets = page.evaluate(
-            "() => document.querySelectorAll("
-            "'script[type=\"application/vnd.jupyter.widget-view+json\"]').length")
-        if n_widgets:
-            page.wait_for_function(
-                "() => document.querySelectorAll('.jupyter-widgets.widget-box, .widget-vbox').length"
-                f" >= {n_widgets}", timeout=120000)
-        page.wait_for_timeout(300)
+        wait_settled(self.page)
+        self.page.wait_for_timeout(300)
 
     def close(self) -> None:
         self.context.close()

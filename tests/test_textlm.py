@@ -217,6 +217,7 @@ def test_stored_curves_are_complete_and_consistent():
                 assert math.exp(blocks.mean()) == pytest.approx(ppl, rel=2e-4)
 
 
+@pytest.mark.slow
 def test_stored_lm_is_reproduced_from_scratch(monkeypatch):
     """Retrain the RoPE language model (seed 0) with the cache off: its losses and its test
     perplexity agree with the stored model's (up to another CPU's rounding)."""

@@ -75,6 +75,7 @@ def test_cache_off_always_trains(tmp_path, monkeypatch):
     assert len(result.losses) == 2
 
 
+@pytest.mark.slow
 def test_a_stored_model_is_reproduced_from_scratch(monkeypatch):
     """Retrain the chapter's ALiBi latest-signal model with the cache off: the accuracies agree
     with the stored model's (up to the rounding differences another CPU introduces)."""
