@@ -185,8 +185,13 @@ def test_explorer_shows_the_learned_table_limit_as_text():
     ex = figs.extrapolation_explorer()
     assert {p.name for p in ex.params} == {"scheme", "length"}
     fig = ex.draw(scheme="learned", length=64)
-    texts = " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
+    texts = " ".join(t.get_text() for t in [*fig.texts, *(t for ax in fig.axes for t in ax.texts)]
+                     if t.get_visible())
     assert "cannot even run" in texts
+    assert not any(ax.get_visible() for ax in fig.axes)   # no stale panel from another frame
+    fig = ex.draw(scheme="rope", length=64)
+    assert all(ax.get_visible() for ax in fig.axes)
+    assert not any(t.get_visible() and "cannot" in t.get_text() for t in fig.texts)
     assert "cannot run" in ex.alt_text(scheme="learned", length=64)
     assert "RoPE" in ex.alt_text(scheme="rope", length=32)
 

@@ -124,12 +124,11 @@ class LabPage:
         self.errors.clear()
         cells = self.page.evaluate("""async (path) => {
             const app = window.jupyterapp;
-            const previous = window.posencNotebook;
-            if (previous) await previous.sessionContext.shutdown();   // as a reader's tab closing
+            // Closing a notebook leaves its kernel running (JupyterLab's default); the server's
+            // shutdown at the end of the module stops them all.
             await app.commands.execute('application:close-all');
             const widget = await app.commands.execute('docmanager:open',
                                                       {path, factory: 'Notebook'});
-            window.posencNotebook = widget;
             await widget.context.ready;
             await widget.sessionContext.ready;   // its kernel started (closing earlier cancels it)
             await widget.revealed;

@@ -4,7 +4,8 @@ Needs the book built first (``make book``; ``make test`` does it). For every pag
 contents: no request leaves localhost (every other host is blocked *and counted*), no console
 error, all math typeset by the vendored MathJax, every explorer slider visibly changes its figure
 when moved with the keyboard, every quiz answers a click with feedback, and on a 390-px-wide
-phone screen the text column does not scroll sideways. Screenshots land in ``test-artifacts/``.
+phone screen the text column does not scroll sideways. Screenshots land in ``test-artifacts/``
+(the top of each page; ``POSENC_FULL_SCREENSHOTS=1`` for whole pages).
 """
 
 from __future__ import annotations
@@ -67,8 +68,17 @@ class PageVisit:
 
 
 def _shot(page, name: str, full: bool = True) -> None:
+    """Screenshot for a human to look at. ``full``: the page's first 4,000 pixels, or all of it
+    with ``POSENC_FULL_SCREENSHOTS=1`` (a long chapter is 20,000-40,000 pixels tall and the API
+    page 117,000, which took 16 s to capture)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=full)
+    if full and os.environ.get("POSENC_FULL_SCREENSHOTS") != "1":
+        height = page.evaluate("() => document.documentElement.scrollHeight")
+        page.screenshot(path=str(ARTIFACTS / name), full_page=True,
+                        clip={"x": 0, "y": 0, "width": page.viewport_size["width"],
+                              "height": min(height, 4000)})
+    else:
+        page.screenshot(path=str(ARTIFACTS / name), full_page=full)
 
 
 def _check_clean(visit: PageVisit, path: str) -> None:
@@ -111,9 +121,9 @@ def _check_sliders(page, path: str) -> None:
         handles = explorer.locator(".widget-slider input[type=range]")
         toggles = explorer.locator(".widget-toggle-buttons")
         assert handles.count() + toggles.count() > 0, f"{path}: explorer {e} has no controls"
+        before = _visible_frame(explorer)
         for h in range(handles.count()):
             handle = handles.nth(h)
-            before = _visible_frame(explorer)
             handle.focus()
             at_max = handle.input_value() == handle.get_attribute("max")
             key = "ArrowLeft" if at_max else "ArrowRight"
@@ -125,13 +135,15 @@ def _check_sliders(page, path: str) -> None:
                 ARTIFACTS.mkdir(exist_ok=True)
                 (ARTIFACTS / (path.replace("/", "__") + f".explorer{e}.slider{h}.png")).write_bytes(after)
             moved += 1
+            before = after   # the next slider starts from this frame
         for t in range(toggles.count()):
             buttons = toggles.nth(t).locator("button")
-            before = _visible_frame(explorer)
             buttons.nth(buttons.count() - 1).click()
             page.wait_for_timeout(250)
-            assert before != _visible_frame(explorer), \
+            after = _visible_frame(explorer)
+            assert before != after, \
                 f"{path}: toggle {t} of explorer {e} did not change the figure"
+            before = after
             moved += 1
 
 
@@ -142,17 +154,18 @@ def _check_quizzes(page, path: str) -> None:
         assert "quiz.option(" not in text and "quiz.question(" not in text, \
             f"{path}: the page shows quiz source code (an answer key)"
     questions = page.locator(".posenc-question")
+    shown = ("q => [...q.querySelectorAll('.posenc-feedback')].filter(f => "
+             "f.offsetParent !== null && getComputedStyle(f).visibility !== 'hidden').length")
     for q in range(questions.count()):
         question = questions.nth(q)
         question.scroll_into_view_if_needed()
-        feedback = question.locator(".posenc-feedback")
-        shown = sum(feedback.nth(i).is_visible() for i in range(feedback.count()))
-        assert shown == 0, f"{path}: question {q} shows feedback before any answer"
+        assert question.evaluate(shown) == 0, \
+            f"{path}: question {q} shows feedback before any answer"
         radios = question.locator("input[type=radio]")
         radios.nth(radios.count() - 1).click()
         page.wait_for_timeout(150)
-        shown = sum(feedback.nth(i).is_visible() for i in range(feedback.count()))
-        assert shown == 1, f"{path}: question {q} shows {shown} feedback boxes"
+        n = question.evaluate(shown)
+        assert n == 1, f"{path}: question {q} shows {n} feedback boxes"
 
 
 _CONTRAST = """() => {

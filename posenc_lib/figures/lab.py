@@ -6,7 +6,7 @@ so each plot reads without colour too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -299,28 +299,23 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
     train_length = lab.default_training("copy_back")["length"]
     lengths = (32, 64, 128, 256)
 
-    def plot(fig: Figure, scheme: str, length: int) -> None:
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.35]})
-        frame = _explorer_frame(scheme, length, seed)
-        if not frame["runs"]:
-            for ax in (left, right):
-                ax.set_axis_off()
-            left.text(0.5, 0.5, f"learned positions: the table has {train_length} rows.\n"
-                      f"There is no position vector for positions {train_length}–{length - 1},\n"
-                      "so the model cannot even run on this input.",
-                      ha="left", va="center", transform=left.transAxes, fontsize=10)
-            fig.suptitle(f"{SCHEME_LABEL[scheme]} at length {length}: cannot run", fontsize=11)
-            return
-        w = frame["weights"]
-        img = _attention_panel(left, w, train_length,
-                               f"layer {frame['layer'] + 1}, head {frame['head'] + 1} "
-                               "(most weight 3 back)")
+    def plot(fig: Figure, scheme: str, length: int) -> Callable[..., None]:
+        # Drawn once; a slider move changes the data, limits and texts of these artists. A
+        # fixed layout (not one fitted to the first frame's tick labels), so that every frame is
+        # laid out alike however the reader reaches it.
+        fig.set_layout_engine("none")
+        left = fig.add_axes((0.085, 0.15, 0.30, 0.68))
+        right = fig.add_axes((0.555, 0.15, 0.43, 0.68))
+        img = left.imshow(np.zeros((max(lengths), max(lengths))), cmap=SEQUENTIAL,
+                          norm=PowerNorm(**_ATTN_NORM), interpolation="antialiased")
+        square = left.add_patch(Rectangle((-0.5, -0.5), train_length, train_length, fill=False,
+                                          edgecolor=OKABE_ITO[1], lw=1.5, ls="--"))
+        left_title = left.set_title("", fontsize=9)
         left.set_xlabel("key j")
         left.set_ylabel("query i")
-        fig.colorbar(img, ax=left, shrink=0.8, label="weight (√ scale)")
-        centres, means = _binned(frame["acc"], 8)
-        colour, marker, ls = SCHEME_STYLE[scheme]
-        right.plot(centres, means, color=colour, marker=marker, ls=ls, ms=4)
+        bar = fig.colorbar(img, cax=fig.add_axes((0.40, 0.21, 0.014, 0.56)),
+                           label="weight (√ scale)")
+        curve, = right.plot([], [], ms=4)
         right.axvline(train_length - 0.5, color="black", lw=1.2)
         right.axhline(1 / 16, color="black", lw=1, ls=(0, (1, 3)))
         right.set_xlim(0, max(lengths))
@@ -328,9 +323,45 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
         right.set_xlabel("position (blocks of 8)")
         right.set_ylabel("accuracy")
         right.grid(True)
-        right.set_title(f"mean accuracy {frame['mean']:.2f}", fontsize=9)
-        fig.suptitle(f"{SCHEME_LABEL[scheme]}, trained at {train_length}, tested at {length}",
-                     fontsize=11)
+        right_title = right.set_title("", fontsize=9)
+        note = fig.text(0.08, 0.5, "", ha="left", va="center", fontsize=10)
+        title = fig.suptitle("", fontsize=11)
+
+        def update(scheme: str, length: int) -> None:
+            frame = _explorer_frame(scheme, length, seed)
+            runs = bool(frame["runs"])
+            for ax in (left, right, bar.ax):
+                ax.set_visible(runs)
+            note.set_visible(not runs)
+            if not runs:
+                note.set_text(f"learned positions: the table has {train_length} rows.\n"
+                              f"There is no position vector for positions "
+                              f"{train_length}–{length - 1},\n"
+                              "so the model cannot even run on this input.")
+                title.set_text(f"{SCHEME_LABEL[scheme]} at length {length}: cannot run")
+                return
+            w = np.asarray(frame["weights"])
+            n = w.shape[0]
+            img.set_data(w)
+            img.set_extent((-0.5, n - 0.5, n - 0.5, -0.5))
+            left.set_xlim(-0.5, n - 0.5)
+            left.set_ylim(n - 0.5, -0.5)
+            square.set_visible(n > train_length)
+            ticks = [0, n // 2, n - 1] if n > 8 else list(range(n))
+            left.set_xticks(ticks)
+            left.set_yticks(ticks)
+            left_title.set_text(f"layer {frame['layer'] + 1}, head {frame['head'] + 1} "
+                                "(most weight 3 back)")
+            centres, means = _binned(np.asarray(frame["acc"]), 8)
+            colour, marker, ls = SCHEME_STYLE[scheme]
+            curve.set_data(centres, means)
+            curve.set(color=colour, marker=marker, linestyle=ls)
+            right_title.set_text(f"mean accuracy {frame['mean']:.2f}")
+            title.set_text(f"{SCHEME_LABEL[scheme]}, trained at {train_length}, "
+                           f"tested at {length}")
+
+        update(scheme, length)
+        return update
 
     def alt(scheme: str, length: int) -> str:
         if scheme == "learned" and length > train_length:

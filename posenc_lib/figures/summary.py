@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -202,50 +203,90 @@ def same_token_logits(fig: Figure, seq_len: int = 32, train_len: int = 16,
     change when ``seq_len`` does. The white square marks positions inside the training length;
     grey means "no value" (the learned table has no row there). Returns the matrices.
     """
-    axes = fig.subplots(2, 3, sharex=True, sharey=True)
+    return _same_token_panels(fig, train_len, max(scales_at, seq_len))(seq_len)
+
+
+def _same_token_panels(fig: Figure, train_len: int, scales_at: int,
+                       fixed_layout: bool = False) -> Callable[[int], dict[str, np.ndarray]]:
+    """Draw the six panels once; return ``update(seq_len)``, which moves their artists to a
+    length up to ``scales_at`` and returns the matrices shown. ``fixed_layout``: place the
+    panels at fixed positions instead of fitting them to the first length's labels (an
+    explorer's frames are then laid out alike whichever is drawn first)."""
+    if fixed_layout:
+        fig.set_layout_engine("none")
+        axes = fig.subplots(2, 3, sharex=True, sharey=True, gridspec_kw=dict(
+            left=0.09, right=0.99, bottom=0.1, top=0.85, wspace=0.1, hspace=0.3))
+    else:
+        axes = fig.subplots(2, 3, sharex=True, sharey=True)
     cmap = colormaps[SEQUENTIAL].with_extremes(bad="#d0d0d0")
-    out = {}
+    panels = []
     for ax, scheme in zip(axes.flat, catalogue.LAYER_SCHEMES):
         # Logit (i, j) depends only on positions i and j, so the length-L grid is the top-left
         # corner of the longer one that fixes the colour scale: compute that one only (and
-        # only once per length, since every slider move asks for the same one).
-        ref = _same_token_grid_cached(scheme, max(scales_at, seq_len), train_len)
-        grid = ref[:seq_len, :seq_len].copy()
+        # only once, since every slider move asks for the same one).
+        ref = _same_token_grid_cached(scheme, scales_at, train_len)
         lo, hi = float(np.nanmin(ref)), float(np.nanmax(ref))
         if hi - lo < 1e-9:
             lo, hi = lo - 1.0, hi + 1.0
-        out[scheme] = grid
-        ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=lo, vmax=hi,
-                  interpolation="nearest", origin="upper")
-        ax.add_patch(Rectangle((-0.5, -0.5), min(train_len, seq_len), min(train_len, seq_len),
-                               fill=False, edgecolor="white", lw=1.8))
-        if scheme == "learned" and seq_len > train_len:
-            ax.text((train_len + seq_len) / 2 - 0.5, (train_len + seq_len) / 2 - 0.5,
-                    "no row", ha="center", va="center", fontsize=8, color="#333333")
+        image = ax.imshow(np.ma.masked_invalid(ref), cmap=cmap, vmin=lo, vmax=hi,
+                          interpolation="nearest", origin="upper")
+        square = ax.add_patch(Rectangle((-0.5, -0.5), train_len, train_len, fill=False,
+                                        edgecolor="white", lw=1.8))
+        no_row = ax.text(0, 0, "no row", ha="center", va="center", fontsize=8,
+                         color="#333333", visible=False)
         where = schemes.get(scheme).acts_on
         colour, marker = WHERE_STYLE[where]
         ax.set_title(f"{schemes.get(scheme).long_label} · {where}", fontsize=9.5,
                      color="black")
-        ax.plot([0.04], [1.09], marker=marker, color=colour, transform=ax.transAxes,
+        ax.plot([-0.03], [1.09], marker=marker, color=colour, transform=ax.transAxes,
                 clip_on=False, markersize=6)
-        ticks = np.arange(0, seq_len, max(8, seq_len // 4 // 8 * 8))
-        ax.set_xticks(ticks)
-        ax.set_yticks(ticks)
+        panels.append((scheme, ref, image, square, no_row))
     for ax in axes[-1]:
         ax.set_xlabel("key position j")
     for ax in axes[:, 0]:
         ax.set_ylabel("query position i")
-    fig.suptitle(f"One token repeated at every position: logit of query i on key j\n"
-                 f"(L = {seq_len}; white square: the {train_len} trained positions)",
-                 fontsize=10)
-    return out
+    title = fig.suptitle("", fontsize=10)
+
+    def update(seq_len: int) -> dict[str, np.ndarray]:
+        out = {}
+        known = min(train_len, seq_len)
+        for scheme, ref, image, square, no_row in panels:
+            grid = ref[:seq_len, :seq_len].copy()
+            out[scheme] = grid
+            image.set_data(np.ma.masked_invalid(grid))
+            image.set_extent((-0.5, seq_len - 0.5, seq_len - 0.5, -0.5))
+            square.set_width(known)
+            square.set_height(known)
+            if scheme == "learned" and seq_len > train_len:
+                centre = (train_len + seq_len) / 2 - 0.5
+                no_row.set_position((centre, centre))
+                no_row.set_visible(True)
+            else:
+                no_row.set_visible(False)
+        corner = axes[0, 0]   # the axes are shared: one call sets every panel's limits and ticks
+        corner.set_xlim(-0.5, seq_len - 0.5)
+        corner.set_ylim(seq_len - 0.5, -0.5)
+        ticks = np.arange(0, seq_len, max(8, seq_len // 4 // 8 * 8))
+        corner.set_xticks(ticks)
+        corner.set_yticks(ticks)
+        title.set_text(f"One token repeated at every position: logit of query i on key j\n"
+                       f"(L = {seq_len}; white square: the {train_len} trained positions)")
+        return out
+
+    return update
 
 
 def same_token_explorer(train_len: int = 16) -> Explorer:
     """Explorer: :func:`same_token_logits` for lengths 8 … 64 (trained on ``train_len``)."""
 
-    def plot(fig: Figure, seq_len: int) -> None:
-        same_token_logits(fig, seq_len=seq_len, train_len=train_len)
+    def plot(fig: Figure, seq_len: int) -> Callable[..., None]:
+        panels = _same_token_panels(fig, train_len, scales_at=64, fixed_layout=True)
+        panels(seq_len)
+
+        def update(seq_len: int) -> None:
+            panels(seq_len)
+
+        return update
 
     return explore(
         plot,
