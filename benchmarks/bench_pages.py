@@ -15,16 +15,22 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from site_helpers import SITE, ResponseSizes, launch, serve, toc_pages, wait_settled  # noqa: E402
+from site_helpers import (  # noqa: E402
+    SITE,
+    ResponseSizes,
+    block_other_hosts,
+    launch,
+    serve,
+    toc_pages,
+    wait_settled,
+)
 
 
 def measure_page(browser, base: str, path: str) -> tuple[int, int, int, int]:
     context = browser.new_context()
     page = context.new_page()
     responses = ResponseSizes(page)
-    external = []
-    page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).netloc in (
-        urlparse(base).netloc, "") else (external.append(r.request.url), r.abort()))
+    external = block_other_hosts(page, base)
     page.goto(f"{base}/{path}", wait_until="load")
     wait_settled(page)
     page.wait_for_timeout(1500)

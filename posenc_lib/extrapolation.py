@@ -184,14 +184,14 @@ def _accuracies(model: lab.TrainResult, task: lab.Task, lengths: tuple[int, ...]
                                           and length > model.config.max_len)]
 
 
-def _stored_accuracies(position: str, task_name: str, seed: int, steps: int | None,
-                       lengths: tuple[int, ...], n_sequences: int) -> list[float]:
-    """:func:`_accuracies` of a stored model, itself stored beside the model
-    (:func:`posenc_lib.train_cache.stored_result`): evaluating 256 sequences of 256 tokens
-    takes seconds per model, and a chapter's sweeps evaluate dozens of models."""
-    model = trained_model(position, task_name, seed, steps=steps, store=True)
-    task = make_task(task_name)
-    config, settings = _model_settings(position, task_name, seed, steps)
+def _stored_accuracies(model: lab.TrainResult, task: lab.Task, task_name: str, seed: int,
+                       steps: int | None, lengths: tuple[int, ...],
+                       n_sequences: int) -> list[float]:
+    """:func:`_accuracies` of the stored ``model`` (``trained_model(..., store=True)``), itself
+    stored beside the model (:func:`posenc_lib.train_cache.stored_result`): evaluating 256
+    sequences of 256 tokens takes seconds per model, and a chapter's sweeps evaluate dozens."""
+    assert model.config is not None
+    config, settings = _model_settings(model.config.position, task_name, seed, steps)
     spec = {"model": train_cache.key(config, task, **settings), "task": repr(task),
             "lengths": list(lengths), "n_sequences": n_sequences}
     return train_cache.stored_result(
@@ -306,8 +306,8 @@ def length_sweep(task_name: str = "copy_back", positions: Sequence[str] = SCHEME
     seconds: dict[str, float] = {}
     for p in positions:
         model = trained_model(p, task_name, seed, steps=steps, store=stored)
-        accs = (_stored_accuracies(p, task_name, seed, steps, lengths, n_sequences) if stored
-                else _accuracies(model, task, lengths, n_sequences))
+        accs = (_stored_accuracies(model, task, task_name, seed, steps, lengths, n_sequences)
+                if stored else _accuracies(model, task, lengths, n_sequences))
         # no learned position vector beyond max_len: nan at those lengths
         accuracy[p] = tuple(accs) + (math.nan,) * (len(lengths) - len(accs))
         seconds[p] = model.seconds

@@ -120,3 +120,21 @@ def wait_settled(page, timeout: float = 90000) -> None:
             "() => document.querySelectorAll('.jupyter-widgets.widget-box, .widget-vbox').length"
             f" >= {n_widgets}", timeout=timeout)
     page.evaluate("() => document.fonts.ready.then(() => document.fonts.status)")
+
+
+def block_other_hosts(page, base: str) -> list[str]:
+    """Let ``page`` load only from ``base``'s host (and ``data:``/``blob:`` URLs): every other
+    request is aborted and its URL recorded in the returned list (the same list keeps growing)."""
+    host = urlparse(base).netloc
+    blocked: list[str] = []
+
+    def route(r) -> None:
+        parsed = urlparse(r.request.url)
+        if parsed.scheme in ("data", "blob") or parsed.netloc == host:
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    return blocked

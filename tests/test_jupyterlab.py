@@ -18,10 +18,10 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 import nbformat
 import pytest
+from site_helpers import block_other_hosts
 from tool_loader import load_tool
 
 pytestmark = pytest.mark.browser
@@ -97,25 +97,15 @@ class LabPage:
     first) instead of reloading it. Requests to other hosts are blocked and recorded."""
 
     def __init__(self, browser, url: str):
-        self.host = urlparse(url).netloc
-        self.external: list[str] = []
         self.errors: list[str] = []
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.page = self.context.new_page()
         self.page.set_default_timeout(120000)
-        self.page.route("**/*", self._route)
+        self.external = block_other_hosts(self.page, url)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.goto(f"{url}/lab?reset", wait_until="load")
         self.page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started")
         self.page.evaluate("() => window.jupyterapp.started")
-
-    def _route(self, route) -> None:
-        parsed = urlparse(route.request.url)
-        if parsed.scheme in ("data", "blob") or parsed.netloc == self.host:
-            route.continue_()
-        else:
-            self.external.append(route.request.url)
-            route.abort()
 
     def open(self, path: Path) -> None:
         """Close every document, open the chapter ``path`` and wait until every cell is drawn

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-from site_helpers import SITE, ResponseSizes, serve, toc_pages, wait_settled
+from site_helpers import SITE, ResponseSizes, block_other_hosts, serve, toc_pages, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -37,27 +36,16 @@ class PageVisit:
     """A page opened with every foreign request blocked and recorded."""
 
     def __init__(self, browser, base: str, path: str, width: int = 1280, height: int = 900):
-        self.base_host = urlparse(base).netloc
-        self.external: list[str] = []
         self.errors: list[str] = []
         self.context = browser.new_context(viewport={"width": width, "height": height})
         self.page = self.context.new_page()
         self.page.set_default_timeout(90000)
-        self.page.route("**/*", self._route)
+        self.external = block_other_hosts(self.page, base)
         self.responses = ResponseSizes(self.page)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.goto(f"{base}/{path}", wait_until="load")
         self.wait_ready()
-
-    def _route(self, route) -> None:
-        url = route.request.url
-        parsed = urlparse(url)
-        if parsed.scheme in ("data", "blob") or parsed.netloc == self.base_host:
-            route.continue_()
-        else:
-            self.external.append(url)
-            route.abort()
 
     def wait_ready(self) -> None:
         wait_settled(self.page)

@@ -283,8 +283,8 @@ def same_token_explorer(train_len: int = 16) -> Explorer:
         panels = _same_token_panels(fig, train_len, scales_at=64, fixed_layout=True)
         panels(seq_len)
 
-        def update(seq_len: int) -> None:
-            panels(seq_len)
+        def update(seq_len: int) -> None:   # returns None: the explorer redraws it all (the
+            panels(seq_len)                 # ticks change), no blitting of returned artists
 
         return update
 
