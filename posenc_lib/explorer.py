@@ -35,6 +35,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
 
 from .plotting import book_style, compact_png, img_html, new_figure, png_bytes, rgba_png
 
@@ -255,9 +256,15 @@ class Explorer:
     ``plot(fig, **values)`` draws into an empty :class:`~matplotlib.figure.Figure` (the same
     object on every redraw) and may return ``update(**values)``, a function that changes the
     existing artists for new values; then the explorer calls it instead of redrawing from scratch.
-    If ``update`` returns the list of artists it changed — and nothing else in the figure changes
-    (axis limits, ticks, labels) — live updates redraw only those artists over a cached image of
-    the rest, which is several times faster. Return ``None`` when limits or ticks move.
+    If ``update`` returns the list of artists it changed, live updates redraw only those over a
+    saved image of the rest (blitting), which is several times faster than a full draw (text is
+    most of Agg's work, and most text does not change). The list must hold everything that
+    changes: where limits or ticks move, the ``ax.xaxis``/``ax.yaxis`` artist (ticks, labels,
+    grid lines); and any unchanged artist that a full draw puts *over* a changed one (a
+    reference line that curves cross, a label on a grid line), since blitted artists land on
+    top. The spines, and the legends of axes with a changed artist, are redrawn automatically.
+    Return ``None`` to have the whole figure drawn.
+    ``test_live_updates_match_a_fresh_full_drawing`` compares the two for every explorer.
     ``alt`` is the figure's description for screen readers: a format string over the parameter
     names (``"… d={d}, n={n:g}"``) or a function of them.
     """
@@ -286,7 +293,8 @@ class Explorer:
         self.dpi = dpi
         self._fig: Figure | None = None
         self._updater: Callable[..., Any] | None = None
-        self._background: tuple[tuple[int, ...], Any] | None = None
+        self._plotted: dict[str, Any] | None = None  # values last drawn by ``plot`` itself
+        self._background: tuple[tuple[int, ...], Any, list[Any]] | None = None
         # Live PNGs already drawn, newest last: a slider moved back to a value it has shown
         # gets its image at once (at most PNG_CACHE entries, ~20-60 KB each).
         self._pngs: OrderedDict[tuple[tuple[str, Any], ...], bytes] = OrderedDict()
@@ -316,9 +324,12 @@ class Explorer:
     def _update(self, full: dict[str, Any]) -> Any:
         """Bring the figure to ``full``; returns what the plot's ``update`` returned (or None).
 
-        The first call runs ``plot(fig, **values)``. If ``plot`` returned a callable, later calls
-        hand it the new values so it can update its artists in place; otherwise the figure is
-        cleared and ``plot`` runs again.
+        The first call runs ``plot(fig, **defaults)``. If ``plot`` returned a callable, the
+        figure's layout is fitted to that default frame and frozen, and this and later calls hand
+        the callable the new values so it can update its artists in place; otherwise the figure
+        is cleared and ``plot`` runs again for each new frame. Fitting the layout to the defaults,
+        not to whichever frame is asked for first, gives every frame the same layout however
+        the reader (or a test, or the static build) reaches it.
         """
         if self._fig is None:
             self._fig = new_figure(*self.figsize)
@@ -326,14 +337,23 @@ class Explorer:
             FigureCanvasAgg(self._fig)
         if self._updater is not None:
             return self._updater(**full)
-        self._fig.clear()
-        self._fig.set_layout_engine("constrained")
-        result = self.plot(self._fig, **full)
-        if callable(result):
-            # Lay the figure out once, then freeze it: later updates only move artists.
-            self._fig.draw_without_rendering()
-            self._fig.set_layout_engine("none")
-            self._updater = result
+        defaults = self._full({})
+        if self._plotted != defaults:
+            self._fig.clear()
+            self._fig.set_layout_engine("constrained")
+            result = self.plot(self._fig, **defaults)
+            self._plotted = defaults
+            if callable(result):
+                # Lay the figure out once, then freeze it: later updates only move artists.
+                self._fig.draw_without_rendering()
+                self._fig.set_layout_engine("none")
+                self._updater = result
+                return None if full == defaults else result(**full)
+        if full != self._plotted:
+            self._fig.clear()
+            self._fig.set_layout_engine("constrained")
+            self.plot(self._fig, **full)
+            self._plotted = full
         return None
 
     def render_png(self, compact: bool = False, **values: Any) -> bytes:
@@ -368,21 +388,37 @@ class Explorer:
         if not changed:
             self._background = None
             return png_bytes(fig, dpi=self.dpi, fast=True)
-        # The axes frames are redrawn too, so that changed artists never cover them: a full draw
-        # puts spines (z-order 2.5) over images, patches and lines.
-        artists = list(dict.fromkeys([*changed, *(sp for ax in fig.axes
-                                                  for sp in ax.spines.values())]))
+        # The axes frames, and the legends of axes where something changed, are redrawn too, so
+        # that changed artists never cover them: a full draw puts spines (z-order 2.5) and
+        # legends (5) over images, grid lines, patches and lines.
+        touched = {a.axes for a in changed if getattr(a, "axes", None) is not None}
+        legends = [ax.get_legend() for ax in fig.axes if ax in touched and ax.get_legend()]
+        artists = list(dict.fromkeys([*changed, *legends, *(sp for ax in fig.axes
+                                                           for sp in ax.spines.values())]))
         canvas = fig.canvas
         key = tuple(id(a) for a in artists)
         if self._background is None or self._background[0] != key:
+            # "Animated" artists are left out of a full draw, except images, which are still
+            # composited: those are hidden, or an image with transparent (NaN) cells would leave
+            # its old pixels in the background. (Hiding everything instead would also skip
+            # placing the axes titles.)
+            images = [a for a in artists if isinstance(a, AxesImage)]
+            shown = [a.get_visible() for a in images]
             for a in artists:
                 a.set_animated(True)
+            for a in images:
+                a.set_visible(False)
             canvas.draw()  # everything except the changing artists
-            self._background = (key, canvas.copy_from_bbox(fig.bbox))
+            # the order a full draw uses: by z-order, ties in the order the artists were added
+            rank = {id(a): i for i, a in enumerate(fig.findobj(include_self=False))}
+            order = sorted(artists, key=lambda a: (a.get_zorder(), rank.get(id(a), 0)))
+            self._background = (key, canvas.copy_from_bbox(fig.bbox), order)
             for a in artists:
                 a.set_animated(False)
+            for a, v in zip(images, shown):
+                a.set_visible(v)
         canvas.restore_region(self._background[1])
-        for a in sorted(artists, key=lambda a: a.get_zorder()):  # the order a full draw uses
+        for a in self._background[2]:
             fig.draw_artist(a)
         return rgba_png(np.asarray(canvas.buffer_rgba()), fast=True)
 

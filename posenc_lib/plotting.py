@@ -19,6 +19,7 @@ from typing import Any
 
 import matplotlib
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "use_book_style",
     "FigureImage",
     "new_figure",
+    "fixed_axes",
     "png_bytes",
     "rgba_png",
     "compact_png",
@@ -90,6 +92,16 @@ def use_book_style() -> None:
 def new_figure(width: float = 7.0, height: float = 3.2) -> Figure:
     """A figure in the book style, detached from pyplot (nothing is shown until :func:`show`)."""
     return Figure(figsize=(width, height), layout="constrained")
+
+
+def fixed_axes(fig: Figure, *rects: tuple[float, float, float, float]) -> list[Axes]:
+    """Axes at fixed places in ``fig`` (figure fractions ``left, bottom, width, height``).
+
+    Explorers use this instead of a layout engine: the layout then cannot depend on the slider
+    values (tick labels, titles), so a live update draws exactly what a fresh figure would.
+    """
+    fig.set_layout_engine("none")
+    return [fig.add_axes(r) for r in rects]
 
 
 def png_bytes(fig: Figure, dpi: int = 90, fast: bool = False) -> bytes:

@@ -3,8 +3,9 @@
 Runs each notebook top to bottom in a fresh kernel with ``POSENC_WIDGETS=static`` (so explorers
 store pre-rendered frames that work on the website without a kernel) and saves the widget state
 in the notebook metadata. Lab models come from ``posenc_lib/trained/`` (``train_cache``): a model
-missing there is trained and stored. After a run over *every* chapter, stored models that no
-chapter (and no test) used are deleted, so the folder holds exactly what the book needs. Usage::
+missing there is trained and stored. After a run over *every* chapter, stored models and results
+that no chapter used and that today's code cannot read (made by older training code) are
+deleted. Usage::
 
     python tools/execute_notebooks.py                 # every notebook in notebooks/
     python tools/execute_notebooks.py notebooks/01_why_position.ipynb
@@ -224,10 +225,28 @@ def execute(path: Path, timeout: int = 900) -> float:
     return time.perf_counter() - start
 
 
+def _made_by(path: Path) -> str | None:
+    """The code hash stored in a model (``.npz``) or result (``.json``) file."""
+    if path.suffix == ".json":
+        return json.loads(path.read_text(encoding="utf-8"))["spec"].get("code")
+    import numpy as np
+
+    with np.load(path) as stored:
+        return json.loads(str(stored["spec"])).get("code")
+
+
 def prune(log: Path) -> list[str]:
-    """Delete stored models and results not named in ``log``; return their names."""
+    """Delete stored models and results that no chapter read (``log``) *and* that today's code
+    can never read (made by other training code); return their names.
+
+    A model that only stands behind stored results (chapter 10b reads its numbers, not its
+    models) or that only tests load is kept: it is what those results are recomputed from.
+    """
+    from posenc_lib.train_cache import code_hash
+
     used = set(log.read_text().split()) if log.exists() else set()
-    stale = [p for p in [*TRAINED.glob("*.npz"), *TRAINED.glob("*.json")] if p.name not in used]
+    stale = [p for p in [*TRAINED.glob("*.npz"), *TRAINED.glob("*.json")]
+             if p.name not in used and _made_by(p) != code_hash()]
     for p in stale:
         p.unlink()
     return sorted(p.name for p in stale)
@@ -247,7 +266,7 @@ def main(argv: list[str]) -> int:
             subprocess.run([sys.executable, "-m", "pytest", "-q", *MODEL_TESTS], cwd=ROOT,
                            check=True)
             for name in prune(log):
-                print(f"deleted the stored model {name} (no chapter uses it)")
+                print(f"deleted {name}: made by older code, and no chapter uses it")
     return 0
 
 

@@ -295,16 +295,18 @@ def head_slopes_explorer(max_heads: int = 64) -> Explorer:
         right.set_yscale("log")
         right.set_ylim(1e-4, 1.5)
         right.set_xlim(0, dist[-1])
-        right.axhline(np.exp(-1), color="black", ls=":", lw=1)
-        right.axhline(0.01, color="black", ls="-.", lw=1)
-        right.text(dist[-1], np.exp(-1) * 1.15, "1/e", ha="right", va="bottom", fontsize=8)
-        right.text(dist[-1], 0.0115, "1%", ha="right", va="bottom", fontsize=8)
+        # levels and their labels: redrawn over the heads' lines on every move, as a full draw does
+        levels = [right.axhline(np.exp(-1), color="black", ls=":", lw=1),
+                  right.axhline(0.01, color="black", ls="-.", lw=1),
+                  right.text(dist[-1], np.exp(-1) * 1.15, "1/e", ha="right", va="bottom",
+                             fontsize=8),
+                  right.text(dist[-1], 0.0115, "1%", ha="right", va="bottom", fontsize=8)]
         right.set_xlabel("distance |i − j|")
         right.set_ylabel("weight relative to distance 0")
         right.grid(True)
         right_title = right.set_title("")
 
-        def update(heads: int, rule: str) -> None:
+        def update(heads: int, rule: str) -> list[Artist]:
             m = rules[rule](heads)
             h = np.arange(1, heads + 1)
             stems.set_offsets(np.column_stack([h, m]))
@@ -322,6 +324,8 @@ def head_slopes_explorer(max_heads: int = 64) -> Explorer:
                     line.set_visible(False)
             spans = alibi.span(m, 0.01)
             right_title.set_text(f"1% span: {spans.min():.1f} to {spans.max():.0f} tokens")
+            # only the head axis moves (with H); hidden lines are skipped when drawn
+            return [stems, left.xaxis, left_title, *lines, *levels, right_title]
 
         update(heads, rule)
         return update

@@ -6,11 +6,13 @@ so each plot reads without colour too.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.colors import PowerNorm
 from matplotlib.figure import Figure
@@ -18,8 +20,8 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedLocator, NullLocator
 
 from .. import extrapolation, lab, schemes
-from ..explorer import Explorer, Param, explore, int_param
-from ..plotting import OKABE_ITO, SEQUENTIAL
+from ..explorer import Explorer, Param, choice_param, explore
+from ..plotting import OKABE_ITO, SEQUENTIAL, fixed_axes
 
 __all__ = [
     "SCHEME_LABEL",
@@ -303,9 +305,10 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
         # Drawn once; a slider move changes the data, limits and texts of these artists. A
         # fixed layout (not one fitted to the first frame's tick labels), so that every frame is
         # laid out alike however the reader reaches it.
-        fig.set_layout_engine("none")
-        left = fig.add_axes((0.085, 0.15, 0.30, 0.68))
-        right = fig.add_axes((0.555, 0.15, 0.43, 0.68))
+        # Every frame is computed here, once (1-2 s): a slider move then only draws.
+        for s, n in itertools.product(extrapolation.SCHEMES, lengths):
+            _explorer_frame(s, n, seed)
+        left, right = fixed_axes(fig, (0.085, 0.15, 0.30, 0.68), (0.555, 0.15, 0.43, 0.68))
         img = left.imshow(np.zeros((max(lengths), max(lengths))), cmap=SEQUENTIAL,
                           norm=PowerNorm(**_ATTN_NORM), interpolation="antialiased")
         square = left.add_patch(Rectangle((-0.5, -0.5), train_length, train_length, fill=False,
@@ -316,8 +319,8 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
         bar = fig.colorbar(img, cax=fig.add_axes((0.40, 0.21, 0.014, 0.56)),
                            label="weight (√ scale)")
         curve, = right.plot([], [], ms=4)
-        right.axvline(train_length - 0.5, color="black", lw=1.2)
-        right.axhline(1 / 16, color="black", lw=1, ls=(0, (1, 3)))
+        levels = [right.axvline(train_length - 0.5, color="black", lw=1.2),
+                  right.axhline(1 / 16, color="black", lw=1, ls=(0, (1, 3)))]
         right.set_xlim(0, max(lengths))
         right.set_ylim(0, 1.08)
         right.set_xlabel("position (blocks of 8)")
@@ -327,7 +330,7 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
         note = fig.text(0.08, 0.5, "", ha="left", va="center", fontsize=10)
         title = fig.suptitle("", fontsize=11)
 
-        def update(scheme: str, length: int) -> None:
+        def update(scheme: str, length: int) -> list[Artist] | None:
             frame = _explorer_frame(scheme, length, seed)
             runs = bool(frame["runs"])
             for ax in (left, right, bar.ax):
@@ -339,7 +342,7 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
                               f"{train_length}–{length - 1},\n"
                               "so the model cannot even run on this input.")
                 title.set_text(f"{SCHEME_LABEL[scheme]} at length {length}: cannot run")
-                return
+                return None   # panels hidden: the explorer draws the whole figure
             w = np.asarray(frame["weights"])
             n = w.shape[0]
             img.set_data(w)
@@ -359,6 +362,9 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
             right_title.set_text(f"mean accuracy {frame['mean']:.2f}")
             title.set_text(f"{SCHEME_LABEL[scheme]}, trained at {train_length}, "
                            f"tested at {length}")
+            # what changes; the colour bar and the right panel's axes stay in the background
+            return [img, square, left.xaxis, left.yaxis, left_title, curve, *levels,
+                    right_title, title]
 
         update(scheme, length)
         return update
@@ -380,8 +386,8 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
         plot,
         Param("scheme", "scheme", "choice", "rope", extrapolation.SCHEMES,
               fmt=lambda s: SCHEME_LABEL[s], description="position scheme"),
-        int_param("length", "test length", 32, 256, 128, lengths, step=32,
-                  description="tokens in the test input"),
+        choice_param("length", "test length", lengths, 128,
+                     description="tokens in the test input"),
         title="A trained model on inputs longer than its training: attention and accuracy",
         alt=alt, figsize=(7.6, 3.4),
     )

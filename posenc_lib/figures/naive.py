@@ -14,13 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogLocator, NullLocator
 
 from .. import encodings, periodicity, toy
 from ..explorer import Explorer, dim_param, explore, int_param, log_param
-from ..plotting import DIVERGING, OKABE_ITO
+from ..plotting import DIVERGING, OKABE_ITO, fixed_axes
 
 __all__ = [
     "MARKERS",
@@ -42,15 +43,6 @@ MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)))
 _MAX_POINTS = 20000  # collision maps draw at most this many pairs (a deterministic subsample)
 
-
-def _fixed_axes(fig: Figure, *rects: tuple[float, float, float, float]) -> list[Axes]:
-    """Axes at fixed places (figure fractions ``left, bottom, width, height``).
-
-    Explorers use this instead of a layout engine: the layout then cannot depend on the slider
-    values (tick labels, titles), so a live update draws exactly what a fresh figure would.
-    """
-    fig.set_layout_engine("none")
-    return [fig.add_axes(r) for r in rects]
 
 
 # -- chapter 2 --------------------------------------------------------------------------------
@@ -156,7 +148,7 @@ def integer_explorer(d: int = 16, seed: int = 0) -> Explorer:
         return pos, toy.pca(x, 2).scores, toy.nearest_neighbour_agreement(x, labels)
 
     def plot(fig: Figure, seq_len: int, scale: float) -> Callable[..., None]:
-        ax, ax2 = _fixed_axes(fig, (0.10, 0.14, 0.40, 0.72), (0.63, 0.14, 0.35, 0.72))
+        ax, ax2 = fixed_axes(fig, (0.10, 0.14, 0.40, 0.72), (0.63, 0.14, 0.35, 0.72))
         pos, xy, agree = state(seq_len, scale)
         groups, texts = _scatter_clusters(ax, xy, labels, words, names, annotate=False)
         ax.set_xlabel("principal component 1")
@@ -167,7 +159,7 @@ def integer_explorer(d: int = 16, seed: int = 0) -> Explorer:
         title = fig.suptitle("", fontsize=10)
         line, = ax2.plot([], [], color=OKABE_ITO[0], linewidth=2, label="scale × position")
         dots, = ax2.plot([], [], "o", color=OKABE_ITO[3], markersize=4, label="word positions")
-        ax2.axhline(1.0, color="#555555", linewidth=1, linestyle=":")
+        level = ax2.axhline(1.0, color="#555555", linewidth=1, linestyle=":")
         ax2.set_yscale("log")
         ax2.set_ylim(1e-3, 1e5)
         # Every second decade labelled, no minor ticks: eight decades of minor ticks and their
@@ -180,7 +172,7 @@ def integer_explorer(d: int = 16, seed: int = 0) -> Explorer:
         ax2.legend(loc="lower right", fontsize=7)
         title2 = ax2.set_title("", fontsize=10)
 
-        def update(seq_len: int, scale: float) -> None:
+        def update(seq_len: int, scale: float) -> list[Artist]:
             pos, xy, agree = state(seq_len, scale)
             for c, g in enumerate(groups):
                 g.set_offsets(xy[labels == c])
@@ -193,6 +185,7 @@ def integer_explorer(d: int = 16, seed: int = 0) -> Explorer:
             ax2.set_xlim(0, seq_len - 1)
             title2.set_text("position part outgrows the word" if scale * (seq_len - 1)
                             * math.sqrt(d) > word_norm else "position part stays smaller")
+            return [*groups, ax.xaxis, ax.yaxis, title, line, dots, level, ax2.xaxis, title2]
 
         update(seq_len, scale)
         return update
@@ -289,7 +282,7 @@ def single_sine_explorer(max_pos: int = 1000, decimals: int = 3) -> Explorer:
         return periodicity.collision_pairs(np.sin(omega * positions), decimals)
 
     def plot(fig: Figure, omega: float) -> Callable[..., None]:
-        ax, ax2 = _fixed_axes(fig, (0.08, 0.14, 0.50, 0.74), (0.68, 0.14, 0.30, 0.68))
+        ax, ax2 = fixed_axes(fig, (0.08, 0.14, 0.50, 0.74), (0.68, 0.14, 0.30, 0.68))
         xs = np.linspace(0, window, 1200)
         curve, = ax.plot([], [], color="#888888", linewidth=1, label="sin(ωx), any real x")
         dots, = ax.plot([], [], "o", color=OKABE_ITO[0], markersize=3.5,
@@ -303,7 +296,7 @@ def single_sine_explorer(max_pos: int = 1000, decimals: int = 3) -> Explorer:
         title = ax.set_title("")
         sc = _collision_axes(ax2, np.zeros((0, 2), dtype=int), max_pos, "")
 
-        def update(omega: float) -> None:
+        def update(omega: float) -> list[Artist]:
             curve.set_data(xs, np.sin(omega * xs))
             ints = np.arange(window + 1)
             dots.set_data(ints, np.sin(omega * ints))
@@ -315,6 +308,7 @@ def single_sine_explorer(max_pos: int = 1000, decimals: int = 3) -> Explorer:
             sc.set_offsets(shown if len(shown) else np.zeros((0, 2)))
             ax2.set_title(f"{len(pairs):,} pairs ≤ {max_pos} agree\nto {decimals} decimals",
                           fontsize=10)
+            return [curve, dots, title, sc, ax2.title]   # the axes never move
 
         update(omega)
         return update
@@ -397,13 +391,15 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
     sine alone cannot say what sin(ω(p + k)) is, while the pair can.
     """
     def plot(fig: Figure, p: int, k: int) -> Callable[..., None]:
-        ax, = _fixed_axes(fig, (0.02, 0.12, 0.46, 0.78))
+        ax, = fixed_axes(fig, (0.02, 0.12, 0.46, 0.78))
         _unit_circle(ax)
         ref = np.arange(n_points)
-        ax.plot(np.cos(omega * ref), np.sin(omega * ref), ".", color="#999999", markersize=4)
-        for r in range(0, 7):
-            ax.annotate(str(r), (1.13 * math.cos(omega * r), 1.13 * math.sin(omega * r)),
-                        ha="center", va="center", fontsize=7, color="#777777")
+        # the reference dots and labels are redrawn over the moving level line, as in a full draw
+        marks = [ax.plot(np.cos(omega * ref), np.sin(omega * ref), ".", color="#999999",
+                         markersize=4)[0]]
+        marks += [ax.annotate(str(r), (1.13 * math.cos(omega * r), 1.13 * math.sin(omega * r)),
+                              ha="center", va="center", fontsize=7, color="#777777")
+                  for r in range(0, 7)]
         level = ax.axhline(0, color=OKABE_ITO[2], linestyle="--", linewidth=1)
         start, = ax.plot([], [], "o", color=OKABE_ITO[0], markersize=10, markeredgecolor="black",
                          zorder=4, label="PE(p)")
@@ -420,7 +416,7 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
         title = fig.suptitle("", fontsize=11)
         info = fig.text(0.51, 0.14, "", fontsize=8, family="monospace", va="bottom")
 
-        def update(p: int, k: int) -> None:
+        def update(p: int, k: int) -> list[Artist]:
             a0 = omega * p
             m0 = math.pi - a0                     # same sine, other cosine
             level.set_ydata([math.sin(a0)] * 2)
@@ -439,6 +435,7 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
                           f"sin at p+k: pair {math.sin(a0 + omega * k):+.3f}, "
                           f"mirror {math.sin(m0 + omega * k):+.3f}\n"
                           f"PE(p) to mirror: {2 * abs(math.cos(a0)):.3f} apart")
+            return [level, *marks, start, end, arc, mstart, mend, marc, title, info]
 
         update(p, k)
         return update
@@ -534,7 +531,7 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
     wavelengths of its pairs against the Transformer's geometric ones."""
 
     def plot(fig: Figure, d: int) -> Callable[..., None]:
-        ax, cax, ax2 = _fixed_axes(fig, (0.08, 0.14, 0.36, 0.72), (0.455, 0.14, 0.012, 0.72),
+        ax, cax, ax2 = fixed_axes(fig, (0.08, 0.14, 0.36, 0.72), (0.455, 0.14, 0.012, 0.72),
                                    (0.62, 0.14, 0.36, 0.72))
         im = ax.imshow(encodings.linear(seq_len, d).T, aspect="auto", origin="lower",
                        cmap=DIVERGING, vmin=-1, vmax=1, interpolation="nearest",
@@ -555,7 +552,7 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
         ax2.legend(loc="upper left", fontsize=7)
         title2 = ax2.set_title("", fontsize=9)
 
-        def update(d: int) -> None:
+        def update(d: int) -> list[Artist]:
             im.set_data(encodings.linear(seq_len, d).T)
             im.set_extent((-0.5, seq_len - 0.5, -0.5, d - 0.5))
             title.set_text(f"linear encoding, d = {d}")
@@ -568,6 +565,9 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
             title2.set_text(f"effective octaves: linear {periodicity.effective_octaves(lin):.1f}, "
                             f"geometric {periodicity.effective_octaves(geo):.1f}\n"
                             f"longest λ: linear {lin.max():.0f}, geometric {geo.max():.0f}")
+            # what changes (the heatmap's height and the curves' length move two axes' ticks);
+            # the colour bar, legend and the other axes stay in the saved background
+            return [im, ax.yaxis, title, lin_line, geo_line, ax2.xaxis, title2]
 
         update(d)
         return update

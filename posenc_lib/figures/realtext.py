@@ -5,16 +5,18 @@ Schemes keep their colour, marker and line style from :data:`posenc_lib.schemes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from .. import schemes, textlm
 from ..explorer import Explorer, Param, choice_param, explore
+from ..plotting import fixed_axes
 from .lab import SCHEME_LABEL, SCHEME_STYLE, _log2_axis, _style
 
 __all__ = [
@@ -170,26 +172,35 @@ def loss_explorer() -> Explorer:
               for run in curves["schemes"].values())
     ymax = float(min(6.0, np.ceil(top)))
 
-    def plot(fig: Figure, scheme: str, length: int) -> None:
-        ax = fig.subplots()
-        run = curves["schemes"][scheme][0]
-        loss = np.asarray(run["position_loss"][str(length)])
-        base = np.asarray(run["position_loss"][str(train)])
-        centres = np.arange(len(loss)) * 8 + 3.5
-        ax.plot(np.arange(len(base)) * 8 + 3.5, base, color="#999999", lw=3,
-                label=f"read at {train}")
-        ax.plot(centres, np.minimum(loss, ymax), lw=1.6, ms=3,
-                markevery=max(1, len(centres) // 16), **_style(scheme))
-        ax.axvline(train, color="black", lw=1.2)
+    def plot(fig: Figure, scheme: str, length: int) -> Callable[..., list[Artist]]:
+        ax, = fixed_axes(fig, (0.085, 0.155, 0.9, 0.745))
+        centres = np.arange(max(lengths) // 8) * 8 + 3.5
+        reference, = ax.plot([], [], color="#999999", lw=3, label=f"read at {train}")
+        line, = ax.plot([], [], lw=1.6, ms=3)
+        wall = ax.axvline(train, color="black", lw=1.2)
         ax.set_xlim(0, max(lengths))
         ax.set_ylim(0.8, ymax)
         ax.set_xlabel("position in the window (blocks of 8 characters)")
         ax.set_ylabel("loss (nats per character)")
         ax.grid(True, alpha=0.5)
-        ax.legend(loc="upper right", fontsize=8)
-        idx = lengths.index(length)
-        ax.set_title(f"{SCHEME_LABEL[scheme]} (seed 0), windows of {length}: perplexity "
-                     f"{run['nonoverlapping'][idx]:.2f}", fontsize=10)
+        title = ax.set_title("", fontsize=10)
+
+        def update(scheme: str, length: int) -> list[Artist]:
+            run = curves["schemes"][scheme][0]
+            loss = np.asarray(run["position_loss"][str(length)])
+            base = np.asarray(run["position_loss"][str(train)])
+            reference.set_data(centres[:len(base)], base)
+            line.set_data(centres[:len(loss)], np.minimum(loss, ymax))
+            line.set(markevery=max(1, len(loss) // 16), **_style(scheme))
+            ax.legend(loc="upper right", fontsize=8)   # the scheme's line style and name
+            title.set_text(f"{SCHEME_LABEL[scheme]} (seed 0), windows of {length}: perplexity "
+                           f"{run['nonoverlapping'][lengths.index(length)]:.2f}")
+            # and the legend; the axes never move. The training-length line is redrawn over
+            # the curves, as a full draw does
+            return [reference, line, wall, title]
+
+        update(scheme, length)
+        return update
 
     def alt(scheme: str, length: int) -> str:
         run = curves["schemes"][scheme][0]

@@ -154,7 +154,7 @@ def t5_buckets(fig: Figure, num_buckets: int = 32, max_distance: int = 128,
     ax.legend(loc="center right", fontsize=8)
     title = ax.set_title("")
 
-    def update(num_buckets: int, max_distance: int) -> None:
+    def update(num_buckets: int, max_distance: int) -> list[Artist]:
         nb, md = int(num_buckets), int(max_distance)
         b_enc = relative.t5_bucket(offsets, True, nb, md)
         b_dec = relative.t5_bucket(offsets, False, nb, md)
@@ -169,6 +169,7 @@ def t5_buckets(fig: Figure, num_buckets: int = 32, max_distance: int = 128,
         where = "dotted lines" if md <= max_offset else "beyond the plotted range"
         title.set_text(f"T5: {nb} buckets, max_distance = {md} ({where})\n"
                        f"encoder uses {len(np.unique(b_enc))} buckets, exact up to ±{m - 1}")
+        return [enc, dec, exact, *md_lines, ax.yaxis, title]   # the bucket axis moves with nb
 
     update(num_buckets, max_distance)
     return update

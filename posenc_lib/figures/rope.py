@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -239,7 +240,7 @@ def decay(fig: Figure, d: int = 128, b: float = 10000.0, max_distance: int = 100
                           label="RoFormer bound (÷ its value at r = 0)")
     ones_line, = ax.plot(r, r * 0, color=OKABE_ITO[3], linewidth=1.2, linestyle="--",
                          label="score of all-ones q, k (÷ d)")
-    ax.axhline(0, color="#888888", linewidth=0.7)
+    zero = ax.axhline(0, color="#888888", linewidth=0.7)
     ax.set_xscale("log")
     ax.set_xlim(1, max_distance)
     ax.set_ylim(-1.05, 1.05)
@@ -249,13 +250,14 @@ def decay(fig: Figure, d: int = 128, b: float = 10000.0, max_distance: int = 100
     ax.legend(loc="lower left", fontsize=8)
     title = ax.set_title("")
 
-    def update(d: int, b: float) -> None:
+    def update(d: int, b: float) -> list[Artist]:
         start = rope.decay_bound(0.0, d, b)
         bound_line.set_ydata(rope.decay_bound(r, d, b) / start)
         ones_line.set_ydata(rope.all_ones_score(r, d, b))
         at = rope.decay_bound(np.array([100.0, 1000.0]), d, b) / start
         title.set_text(f"d = {d}, b = {b:g}: the bound is {at[0]:.2f} at distance 100 and "
                        f"{at[1]:.2f} at distance 1000")
+        return [bound_line, ones_line, zero, title]   # the axes never move
 
     update(d, b)
     return update
@@ -310,7 +312,7 @@ def partial_rotary(fig: Figure, fraction: float, content: str = PARTIAL_CONTENTS
                     label="position-free part")
     expected, = ax.plot(dist, dist * 0, color="#555555", linewidth=1.2, linestyle=":",
                         label="expected score (÷ d)")
-    ax.axhline(0, color="#888888", linewidth=0.7)
+    zero = ax.axhline(0, color="#888888", linewidth=0.7)
     ax.set_xscale("log")
     ax.set_xlim(1, max_distance)
     ax.set_ylim(-0.6, 1.25)
@@ -320,7 +322,7 @@ def partial_rotary(fig: Figure, fraction: float, content: str = PARTIAL_CONTENTS
     ax.legend(loc="lower left", fontsize=8, ncol=2)
     title = ax.set_title("", fontsize=10)
 
-    def update(fraction: float, content: str) -> None:
+    def update(fraction: float, content: str) -> list[Artist]:
         r = int(round(fraction * d))
         k = q if content == PARTIAL_CONTENTS[0] else k_other
         turned = rope.apply(np.broadcast_to(k, (len(dist), d)), positions=dist, base=b,
@@ -336,6 +338,7 @@ def partial_rotary(fig: Figure, fraction: float, content: str = PARTIAL_CONTENTS
             expected.set_ydata(np.zeros(len(dist)))
         title.set_text(f"rotary_dim = {r} of d = {d} ({fraction:.1%} rotated), base b = {b:g}, "
                        f"{content}\nposition-free part {rest:+.2f} at every distance")
+        return [total, rotated, free, expected, zero, title]   # the axes never move
 
     update(fraction, content)
     return update
@@ -398,7 +401,7 @@ def axial_scores(fig: Figure, query_row: int, query_col: int, size: int = 8, d: 
     t_grid = ax_grid.set_title("", fontsize=9)
     t_off = ax_off.set_title("", fontsize=9)
 
-    def update(query_row: int, query_col: int) -> None:
+    def update(query_row: int, query_col: int) -> list[Artist]:
         i = query_row * size + query_col
         query = queries[i]  # the query is turned by its own (row, col)
         scores = (keys @ query).reshape(size, size)
@@ -412,6 +415,7 @@ def axial_scores(fig: Figure, query_row: int, query_col: int, size: int = 8, d: 
                         f"the same content as key at every patch")
         t_off.set_text("the same scores placed by offset;\n"
                        "blank: offsets out of this query's reach")
+        return [im, marker, im_off, t_grid]   # the axes never move; the right title is fixed
 
     update(query_row, query_col)
     return update

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
@@ -179,17 +180,15 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.25, 1]})
         left.set_yscale("log")
         left.set_ylim(*_LAMBDA_LIM)
-        left.axhline(L, color="black", ls="--", lw=1.0)
+        trained = left.axhline(L, color="black", ls="--", lw=1.0)
         # the dotted line: the method's "keep" threshold (L/4 for llama3, YaRN's L/32 otherwise)
         keep_div = explorer_keep_threshold(method)
         keep_line = left.axhline(L / keep_div, color="black", ls=":", lw=1.0)
-        left.text(0.99, L * 1.3, f"L = {L}", transform=left.get_yaxis_transform(), ha="right",
-                  va="bottom", fontsize=8)
+        trained_text = left.text(0.99, L * 1.3, f"L = {L}", transform=left.get_yaxis_transform(),
+                                 ha="right", va="bottom", fontsize=8)
         keep_text = left.text(0.99, L / keep_div * 0.75, f"L / {keep_div}",
                               transform=left.get_yaxis_transform(), ha="right", va="top",
                               fontsize=8)
-        # Everything that changes sits above everything that does not (zorder 4 and 5), so that
-        # blitting the changed artists over a cached background draws what a full redraw draws.
         before, = left.plot([], [], ls="none", marker="o", ms=3.5, mfc="none", mec=_GREY,
                             label="before (plain RoPE)", zorder=4)
         lines_l = {}
@@ -210,7 +209,7 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
         right.yaxis.set_major_locator(FixedLocator([1, 2, 4, 8, 16, 32]))
         right.yaxis.set_major_formatter(FixedFormatter(["1", "2", "4", "8", "16", "32"]))
         right.yaxis.set_minor_locator(NullLocator())
-        right.axhline(1.0, color="black", lw=0.8)
+        unit = right.axhline(1.0, color="black", lw=0.8)
         s_line = right.axhline(s, color=OKABE_ITO[3], ls="--", lw=1.0, zorder=4)
         s_text = right.text(0.02, s, "", transform=right.get_yaxis_transform(), ha="left",
                             va="bottom", fontsize=8, color="black", zorder=5)
@@ -219,9 +218,7 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
         right.grid(True, which="major")
         right_title = right.set_title("", fontsize=9)
 
-        shown = {"d": d, "keep": keep_div}  # the x-range depends on d only
-
-        def update(s: float, d: int, n: float, method: str) -> list | None:
+        def update(s: float, d: int, n: float, method: str) -> list[Artist]:
             i = np.arange(d // 2)
             lam = encodings.wavelengths(d, n)
             omega_new = explorer_frequencies(d, s, n, method, L)
@@ -249,13 +246,10 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
             keep_line.set_ydata([L / keep, L / keep])
             keep_text.set_position((0.99, L / keep * 0.75))
             keep_text.set_text(f"L / {keep}")
-            if d != shown["d"] or keep != shown["keep"]:
-                # new x-limits and ticks, or the dotted threshold moved (drawn below the marks):
-                # the whole figure must be redrawn
-                shown["d"], shown["keep"] = d, keep
-                return None
-            # same axes: only these artists changed, so live updates can blit them
-            return [before, *lines_l.values(), *lines_r.values(), s_line, s_text, left_title,
+            # What changes: the pair axes move with d (their grid lines are redrawn, so the lines
+            # and labels drawn over them in a full draw are redrawn too); the wavelength axes stay.
+            return [left.xaxis, right.xaxis, trained, trained_text, keep_line, keep_text, unit,
+                    before, *lines_l.values(), *lines_r.values(), s_line, s_text, left_title,
                     right_title]
 
         update(s, d, n, method)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from .. import encodings, periodicity, similarity
 from ..explorer import Explorer, base_param, choice_param, dim_param, explore, int_param, log_param
-from ..plotting import DIVERGING, OKABE_ITO
+from ..plotting import DIVERGING, OKABE_ITO, fixed_axes
 
 __all__ = [
     "base_effect_explorer",
@@ -35,12 +36,6 @@ _CATEGORY_STYLE = {  # pair categories of similarity.window_census: colour + mar
     "frozen": (OKABE_ITO[3], "x", "frozen (moves < 0.1)"),
 }
 
-
-def _fixed_axes(fig: Figure, *rects: tuple[float, float, float, float]) -> list[Axes]:
-    """Axes at fixed figure coordinates (no layout engine), so every slider value gets the same
-    layout and live updates draw exactly what a fresh figure would."""
-    fig.set_layout_engine("none")
-    return [fig.add_axes(r) for r in rects]
 
 
 def _fmt_len(x: float) -> str:
@@ -161,7 +156,7 @@ def encoding_views_explorer(seq_len: int = 100) -> Explorer:
     pos = np.arange(seq_len)
 
     def plot(fig: Figure, d: int, n: float, view: str) -> Callable[..., None]:
-        ax_h, ax_w, cax = _fixed_axes(fig, (0.1, 0.14, 0.7, 0.76), (0.1, 0.14, 0.7, 0.76),
+        ax_h, ax_w, cax = fixed_axes(fig, (0.1, 0.14, 0.7, 0.76), (0.1, 0.14, 0.7, 0.76),
                                       (0.83, 0.14, 0.02, 0.76))
         im = ax_h.imshow(encodings.sinusoidal(seq_len, d, n).T, cmap=DIVERGING, vmin=-1, vmax=1,
                          aspect="auto", interpolation="nearest",
@@ -255,7 +250,7 @@ def similarity_matrix_explorer(seq_len: int = 64, max_offset: int = 512) -> Expl
         k = np.arange(max_offset + 1)
         line, = ax_c.plot(k, np.zeros_like(k, dtype=float), color=OKABE_ITO[0], lw=1.4,
                           label="PE(p+k) vs PE(p)")
-        ax_c.axhline(0, color="#555555", lw=0.8)
+        zero = ax_c.axhline(0, color="#555555", lw=0.8)
         ax_c.axvspan(0, seq_len - 1, color=OKABE_ITO[1], alpha=0.15,
                      label=f"offsets in the matrix (< {seq_len})")
         ax_c.set_xlim(0, max_offset)
@@ -267,12 +262,13 @@ def similarity_matrix_explorer(seq_len: int = 64, max_offset: int = 512) -> Expl
         title_m = ax_m.set_title("")
         title_c = ax_c.set_title("")
 
-        def update(d: int, n: float) -> None:
+        def update(d: int, n: float) -> list[Artist]:
             s = similarity.cosine_similarity_matrix(encodings.sinusoidal(seq_len, d, n))
             im.set_data(s)
             line.set_ydata(similarity.offset_similarity(k, d, n))
             title_m.set_text(f"d = {d}, n = {n:g}")
             title_c.set_text("similarity of PE(p+k) and PE(p) against k")
+            return [im, line, zero, title_m]   # the axes never move
 
         update(d, n)
         return update
@@ -296,10 +292,10 @@ def base_effect_explorer(window: int = 512) -> Explorer:
     """Explorer: similarity decay with offset, and what each pair does inside a window."""
 
     def plot(fig: Figure, d: int, n: float) -> Callable[..., None]:
-        ax_s, ax_t = _fixed_axes(fig, (0.09, 0.15, 0.38, 0.75), (0.6, 0.15, 0.38, 0.75))
+        ax_s, ax_t = fixed_axes(fig, (0.09, 0.15, 0.38, 0.75), (0.6, 0.15, 0.38, 0.75))
         k = np.arange(window)
         line, = ax_s.plot(k, np.zeros(window), color=OKABE_ITO[0], lw=1.3)
-        ax_s.axhline(0, color="#555555", lw=0.8)
+        zero = ax_s.axhline(0, color="#555555", lw=0.8)
         ax_s.set_xlim(0, window - 1)
         ax_s.set_ylim(-1, 1.02)
         ax_s.set_xlabel("offset k")
@@ -309,7 +305,7 @@ def base_effect_explorer(window: int = 512) -> Explorer:
         for name, (colour, marker, label) in _CATEGORY_STYLE.items():
             dots[name], = ax_t.plot([], [], ls="none", marker=marker, color=colour, ms=4,
                                     label=label)
-        ax_t.axhline(0.1, color=OKABE_ITO[3], lw=0.8, ls=":")
+        threshold = ax_t.axhline(0.1, color=OKABE_ITO[3], lw=0.8, ls=":")
         ax_t.set_ylim(-0.05, 3.0)
         ax_t.set_yticks([0, 0.5, 1, 1.5, 2])
         ax_t.set_xlabel("pair index i")
@@ -319,7 +315,7 @@ def base_effect_explorer(window: int = 512) -> Explorer:
         title_s = ax_s.set_title("", fontsize=10)
         title_t = ax_t.set_title("", fontsize=10)
 
-        def update(d: int, n: float) -> None:
+        def update(d: int, n: float) -> list[Artist]:
             line.set_ydata(similarity.offset_similarity(k, d, n))
             travel = similarity.pair_travel(window, d, n)
             omega = encodings.frequencies(d, n)
@@ -333,6 +329,8 @@ def base_effect_explorer(window: int = 512) -> Explorer:
             c = similarity.window_census(window, d, n)
             title_s.set_text(f"d = {d}, n = {n:g}: similarity vs offset")
             title_t.set_text(f"{c['wrapping']} wrap, {c['ruler']} ruler, {c['frozen']} frozen")
+            # only the pair axis's range moves (with d)
+            return [line, zero, *dots.values(), threshold, ax_t.xaxis, title_s, title_t]
 
         update(d, n)
         return update

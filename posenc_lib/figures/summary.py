@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Rectangle
@@ -203,13 +204,15 @@ def same_token_logits(fig: Figure, seq_len: int = 32, train_len: int = 16,
     change when ``seq_len`` does. The white square marks positions inside the training length;
     grey means "no value" (the learned table has no row there). Returns the matrices.
     """
-    return _same_token_panels(fig, train_len, max(scales_at, seq_len))(seq_len)
+    update, _ = _same_token_panels(fig, train_len, max(scales_at, seq_len))
+    return update(seq_len)
 
 
-def _same_token_panels(fig: Figure, train_len: int, scales_at: int,
-                       fixed_layout: bool = False) -> Callable[[int], dict[str, np.ndarray]]:
+def _same_token_panels(fig: Figure, train_len: int, scales_at: int, fixed_layout: bool = False
+                       ) -> tuple[Callable[[int], dict[str, np.ndarray]], list[Artist]]:
     """Draw the six panels once; return ``update(seq_len)``, which moves their artists to a
-    length up to ``scales_at`` and returns the matrices shown. ``fixed_layout``: place the
+    length up to ``scales_at`` and returns the matrices shown, and the artists it changes
+    (the images, squares and labels, every panel's axes, the title). ``fixed_layout``: place the
     panels at fixed positions instead of fitting them to the first length's labels (an
     explorer's frames are then laid out alike whichever is drawn first)."""
     if fixed_layout:
@@ -273,18 +276,21 @@ def _same_token_panels(fig: Figure, train_len: int, scales_at: int,
                        f"(L = {seq_len}; white square: the {train_len} trained positions)")
         return out
 
-    return update
+    changing = [a for _, _, image, square, no_row in panels for a in (image, square, no_row)]
+    changing += [axis for ax in axes.flat for axis in (ax.xaxis, ax.yaxis)]
+    return update, [*changing, title]
 
 
 def same_token_explorer(train_len: int = 16) -> Explorer:
     """Explorer: :func:`same_token_logits` for lengths 8 … 64 (trained on ``train_len``)."""
 
     def plot(fig: Figure, seq_len: int) -> Callable[..., None]:
-        panels = _same_token_panels(fig, train_len, scales_at=64, fixed_layout=True)
+        panels, changing = _same_token_panels(fig, train_len, scales_at=64, fixed_layout=True)
         panels(seq_len)
 
-        def update(seq_len: int) -> None:   # returns None: the explorer redraws it all (the
-            panels(seq_len)                 # ticks change), no blitting of returned artists
+        def update(seq_len: int) -> list[Artist]:
+            panels(seq_len)
+            return changing   # the panel titles and markers stay in the saved background
 
         return update
 
