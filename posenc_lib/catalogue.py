@@ -92,7 +92,7 @@ class Method:
     see the chapter's history); ``year``/``month`` date its first public version (arXiv v1 where
     there is one, ``arxiv`` its identifier); ``cite`` is its key in ``book/references.bib``;
     ``venue``/``venue_year`` say where and when it was published after that, if it was.
-    ``lab_scheme`` is the name of the scheme in :data:`posenc_lib.lab.POSITIONS`, or ``None``
+    ``lab_scheme`` is the name of the scheme in ``lab.POSITIONS``, or ``None``
     if the book's lab does not train it. ``beyond`` says what happens past the training length.
     ``event`` replaces the timeline label made from ``name`` and ``paper`` when the key paper is
     not where the idea started (axial 2-D RoPE: used in EVA-02 before Heo et al. studied it).

@@ -1,7 +1,7 @@
 """The six position schemes the book trains and probes, in one registry.
 
 Every list of schemes in the library reads this one: the lab's models
-(:data:`posenc_lib.lab.POSITIONS`), the extrapolation sweeps
+(``lab.POSITIONS``), the extrapolation sweeps
 (:data:`posenc_lib.extrapolation.SCHEMES`), the catalogue's untrained probing layers
 (:data:`posenc_lib.catalogue.LAYER_SCHEMES`) and the figures' legends, colours, markers and line
 styles. Adding a scheme here (and teaching the lab to build it) is the one place to start.

@@ -33,14 +33,27 @@ from typing import Any
 
 import numpy as np
 
-from . import _validate, alibi, attention, encodings, lab, relative, rope, rope_scaling
+from . import (
+    _validate,
+    alibi,
+    attention,
+    encodings,
+    lab,
+    lab_model,
+    lab_tasks,
+    lab_train,
+    relative,
+    rope,
+    rope_scaling,
+)
 
 __all__ = ["DEFAULT_DIR", "cache_dir", "code_hash", "key", "key_of", "path_for", "spec",
            "stored_result", "train"]
 
 #: Where models are stored unless ``POSENC_TRAIN_CACHE`` says otherwise: ``posenc_lib/trained/``.
 DEFAULT_DIR = Path(__file__).resolve().parent / "trained"
-_CODE_MODULES = (lab, alibi, attention, encodings, relative, rope, rope_scaling, _validate)
+_CODE_MODULES = (lab, lab_model, lab_tasks, lab_train, alibi, attention, encodings, relative, rope,
+                 rope_scaling, _validate)
 
 
 def _code_only(source: str) -> str:
@@ -61,11 +74,35 @@ def _source_hash(objects: Sequence[Any]) -> str:
     return h.hexdigest()[:16]
 
 
+def _definitions(module: Any) -> list[str]:
+    """The code of each top-level statement of ``module`` (docstrings dropped), except its
+    imports and ``__all__``: what the module computes, not where it sits or what it re-exports."""
+    out = []
+    for node in ast.parse(inspect.getsource(module)).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)):
+            continue  # the module's docstring
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            continue
+        out.append(_code_only(ast.unparse(node)))
+    return out
+
+
 @cache
 def code_hash() -> str:
     """A hash of the code (not the docstrings or comments) of every module the forward and
-    backward pass runs through: editing the prose of a docstring keeps the stored models."""
-    return _source_hash(_CODE_MODULES)
+    backward pass runs through: editing the prose of a docstring keeps the stored models.
+
+    The definitions are hashed as a sorted set, so moving a function or class from one of these
+    modules to another (splitting a file along its seams) keeps the hash too.
+    """
+    h = hashlib.sha256()
+    for code in sorted(d for module in _CODE_MODULES for d in _definitions(module)):
+        h.update(code.encode() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def cache_dir() -> Path | None:
@@ -98,7 +135,7 @@ def spec(config: lab.LabConfig, task: lab.Task, *, steps: int, batch_size: int, 
         "init": None if init is None else _array_hash(init),
         "code": code_hash(),
     }
-    if inspect.getmodule(type(task)) is not lab:
+    if inspect.getmodule(type(task)) not in _CODE_MODULES:
         result["task_code"] = _source_hash([type(task), *getattr(type(task), "CODE", ())])
     return result
 

@@ -124,3 +124,28 @@ def test_an_unchanged_timing_keeps_its_stored_text_but_new_words_do_not():
     after = nbformat.v4.new_notebook(cells=[_timing_cell(src, "36 models, loaded: 80 s\n")])
     tool.keep_unchanged_timings(after, before)
     assert after.cells[0].outputs[0].text == "36 models, loaded: 80 s\n"
+
+
+def test_prune_deletes_only_unread_files_made_by_older_code(tmp_path, monkeypatch):
+    """After a run over every chapter, a stored model or result goes only if no chapter read it
+    *and* today's code can never read it: the models behind chapter 10b's stored numbers (which
+    the chapter does not load) and the models only tests load stay."""
+    import json
+    import shutil
+
+    from posenc_lib import train_cache
+
+    monkeypatch.setattr(tool, "TRAINED", tmp_path)
+    model = sorted(train_cache.DEFAULT_DIR.glob("*.npz"))[0]
+    result = sorted(train_cache.DEFAULT_DIR.glob("*.json"))[0]
+    for path in (model, result):
+        shutil.copy(path, tmp_path / path.name)
+    old = json.loads(result.read_text(encoding="utf-8"))
+    old["spec"]["code"] = "0" * 16                      # made by older code
+    (tmp_path / "accuracy-stale.json").write_text(json.dumps(old), encoding="utf-8")
+    (tmp_path / "stale-read.json").write_text(json.dumps(old), encoding="utf-8")
+    log = tmp_path / "used.txt"
+    log.write_text("stale-read.json\n")                 # read by a chapter this run
+    assert tool.prune(log) == ["accuracy-stale.json"]
+    assert sorted(p.name for p in tmp_path.glob("*.*") if p != log) == sorted(
+        [model.name, result.name, "stale-read.json"])

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import alibi, lab, relative
+from posenc_lib import alibi, lab, lab_train, relative
 
 ENCODINGS = ("learned", "sinusoidal", "rope", "alibi", "t5")  # every scheme but "none"
 
@@ -752,7 +752,7 @@ def test_progress_bar_redraws_rarely(monkeypatch):
         def close(self):
             seen["closed"] = True
 
-    monkeypatch.setattr(lab, "tqdm", RecordingBar)
+    monkeypatch.setattr(lab_train, "tqdm", RecordingBar)   # where train() looks it up
     config = lab.default_config("rope", "copy_back")
     lab.train(config, "copy_back", steps=3, batch_size=2, lr=1e-3, length=8, progress=True)
     assert seen["kwargs"]["mininterval"] >= 1.0

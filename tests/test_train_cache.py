@@ -154,3 +154,28 @@ def test_a_task_outside_the_lab_hashes_its_own_code():
                                                lab.get_task("copy_back"), **settings)
     other = train_cache.spec(config, textlm.PasskeyTask(), **settings)
     assert other["task_code"] != text["task_code"] and other["task"] != text["task"]
+
+
+def test_code_hash_is_the_same_whichever_hashed_module_holds_a_definition(monkeypatch):
+    """Moving a function from one hashed module to another (splitting lab.py into lab_model,
+    lab_tasks and lab_train) keeps the hash and so every stored model; changing it does not."""
+    import types
+
+    sources = {"a": "import numpy as np\n\ndef f(x):\n    return x + 1\n\ndef g(x):\n    return 2 * x\n",
+               "b": '"""Doc."""\n__all__ = ["h"]\n\ndef h(x):\n    return x\n'}
+    moved = {"a": "def f(x):\n    return x + 1\n",
+             "b": "from .a import f\n\ndef h(x):\n    return x\n\ndef g(x):\n    return 2 * x\n"}
+    changed = {"a": sources["a"].replace("2 * x", "3 * x"), "b": sources["b"]}
+
+    def hash_of(files):
+        mods = [types.ModuleType(name) for name in files]
+        monkeypatch.setattr(train_cache.inspect, "getsource", lambda m: files[m.__name__])
+        monkeypatch.setattr(train_cache, "_CODE_MODULES", tuple(mods))
+        train_cache.code_hash.cache_clear()
+        try:
+            return train_cache.code_hash()
+        finally:
+            train_cache.code_hash.cache_clear()
+
+    assert hash_of(sources) == hash_of(moved)
+    assert hash_of(sources) != hash_of(changed)

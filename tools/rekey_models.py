@@ -1,10 +1,12 @@
-"""Re-key the stored lab models after a refactor of the code that trains them.
+"""Re-key the stored lab models (and the results computed from them) after a refactor of the
+code that trains them.
 
 Every stored model's file name carries a hash of the training code (``posenc_lib.train_cache``).
 A change that moves or renames code without changing what it computes still changes that hash,
 and retraining all models (``make notebooks``) would take many minutes for identical weights.
 This tool gives each stored model the current code hash instead: same arrays, new ``spec`` and
-file name.
+file name; each stored result (``train_cache.stored_result``) gets the new hash and, where its
+spec names a model, that model's new key.
 
 Use it only for refactors. The evidence that nothing changed is the reproduction test, which
 trains one stored model again from scratch and compares:
@@ -29,9 +31,12 @@ from posenc_lib import train_cache
 
 
 def rekey(folder: Path) -> tuple[int, int]:
-    """Re-key every model in ``folder`` to the current code hash: (re-keyed, already current)."""
+    """Re-key every model and stored result in ``folder`` to the current code hash: (re-keyed,
+    already current). A result computed from a model (its spec names the model's key) follows
+    the model's new key."""
     current = train_cache.code_hash()
     done = kept = 0
+    renamed: dict[str, str] = {}  # old model key -> new
     for path in sorted(folder.glob("*.npz")):
         with np.load(path) as data:
             arrays = {k: data[k] for k in data.files}
@@ -40,11 +45,30 @@ def rekey(folder: Path) -> tuple[int, int]:
             kept += 1
             continue
         spec["code"] = current
-        prefix = path.stem.rsplit("-", 1)[0]
-        target = path.with_name(f"{prefix}-{train_cache.key_of(spec)}.npz")
+        prefix, old_key = path.stem.rsplit("-", 1)
+        renamed[old_key] = train_cache.key_of(spec)
+        target = path.with_name(f"{prefix}-{renamed[old_key]}.npz")
         arrays["spec"] = np.array(json.dumps(spec, sort_keys=True))
         tmp = target.with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **arrays)
+        tmp.replace(target)
+        if target != path:
+            path.unlink()
+        done += 1
+    for path in sorted(folder.glob("*.json")):
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        full = stored["spec"]
+        if full["code"] == current:
+            kept += 1
+            continue
+        full["code"] = current
+        model = full["spec"].get("model") if isinstance(full["spec"], dict) else None
+        if model is not None:
+            full["spec"]["model"] = renamed.get(model, model)
+        target = path.with_name(f"{full['name']}-{train_cache.key_of(full)}.json")
+        text = json.dumps({"spec": full, "result": stored["result"]}, sort_keys=True, indent=1)
+        tmp = target.with_suffix(".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
         tmp.replace(target)
         if target != path:
             path.unlink()
@@ -57,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", nargs="?", type=Path, default=train_cache.DEFAULT_DIR)
     args = parser.parse_args(argv)
     done, kept = rekey(args.folder)
-    print(f"re-keyed {done} models to code hash {train_cache.code_hash()} ({kept} already current)."
+    print(f"re-keyed {done} models and results to code hash {train_cache.code_hash()} ({kept} "
+          "already current)."
           " Now run: .venv/bin/python -m pytest tests/test_train_cache.py")
     return 0
 
