@@ -34,6 +34,7 @@ book: $(STAMP)
 
 test: book
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	POSENC_TRAIN_CACHE_MISS=error $(BIN)/python -m pytest -n auto --dist loadscope --durations=15 \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg tests notebooks
 

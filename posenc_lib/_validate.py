@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -88,7 +88,10 @@ def check_base(name: str, value: Any) -> float:
     return check_finite_real(name, value, minimum=1.0)
 
 
-def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+_Choice = TypeVar("_Choice", bound=str)
+
+
+def check_choice(name: str, value: Any, choices: tuple[_Choice, ...]) -> _Choice:
     """Return ``value`` if it is one of ``choices`` (strings)."""
     if not isinstance(value, str) or value not in choices:
         allowed = ", ".join(repr(c) for c in choices)

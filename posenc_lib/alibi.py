@@ -85,7 +85,7 @@ def bias(seq_len: int, slopes: ArrayLike | float, causal: bool = True) -> NDArra
 
 # -- chapter 09: what the bias does to the attention weights ---------------------------------
 def weights(seq_len: int, slopes: ArrayLike | float, causal: bool = True,
-            scores: ArrayLike | None = None) -> NDArray[np.float64]:
+            scores: ArrayLike | None = None) -> NDArray[np.floating]:
     r"""Attention weights :math:`\operatorname{softmax}_j(s_{ij} - m|i-j|)` of an ALiBi head.
 
     ``scores`` are the content scores :math:`s_{ij} = q_i\cdot k_j/\sqrt{d_k}`, shape ``(L, L)``
@@ -111,7 +111,7 @@ _PROFILE_KINDS = ("exponential", "linear")
 
 
 def distance_profile(seq_len: int, slope: float, kind: str = "exponential"
-                     ) -> NDArray[np.float64]:
+                     ) -> NDArray[np.floating]:
     r"""Weights of the *last* query of a causal sequence, indexed by distance :math:`0..L-1`.
 
     ``kind="exponential"`` is what ALiBi really gives (equal content scores): the softmax of

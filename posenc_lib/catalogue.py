@@ -665,7 +665,7 @@ TIMELINE: tuple[Event, ...] = tuple(sorted(  # a stable sort: same-month events 
 
 #: The schemes :func:`position_layer` can build (the lab's six, :data:`posenc_lib.schemes.NAMES`).
 LAYER_SCHEMES: tuple[str, ...] = schemes.NAMES
-_T5_CONFIG = {"bidirectional": True, "num_buckets": 16, "max_distance": 32}
+_T5_CONFIG: dict[str, Any] = {"bidirectional": True, "num_buckets": 16, "max_distance": 32}
 
 
 def _positions_arg(positions: ArrayLike, seq_len: int, max_len: int | None) -> NDArray[np.int64]:
@@ -735,7 +735,7 @@ def position_layer(scheme: str, d: int = 16, seed: int = 0, max_len: int = 64,
         if scheme in ("alibi", "t5"):
             n = int(pos.max()) + 1 if pos.size else 0
             if scheme == "alibi":
-                full = alibi.bias(n, slope, causal=False)  # -m|a - b| for positions 0..n-1
+                full: np.ndarray = alibi.bias(n, slope, causal=False)  # -m|a - b|, a, b < n
             else:
                 full = relative.t5_bias(n, buckets, **_T5_CONFIG)  # b_bucket(b - a)
             return relative.logits(xa, w_q, w_k, bias=full[np.ix_(pos, pos)])
@@ -775,7 +775,7 @@ def classify_layer(layer: Callable[[np.ndarray, np.ndarray], Any], d: int = 16, 
     zero = np.zeros_like(x)
     e = {(name, tag): np.asarray(layer(inp, p), dtype=float)
          for name, inp in (("x", x), ("0", zero)) for tag, p in (("p", p1), ("p'", p2))}
-    def same(a: np.ndarray, b: np.ndarray) -> bool:
+    def same(a: np.ndarray, b: np.ndarray | float) -> bool:
         return bool(np.allclose(a, b, atol=atol, rtol=0.0))
 
     if same(e["x", "p"], e["x", "p'"]):

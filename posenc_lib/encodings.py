@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 Layout = Literal["interleaved", "concat"]
-LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
+LAYOUTS: tuple[Layout, ...] = ("interleaved", "concat")
 
 
 def integer(seq_len: int, d: int) -> NDArray[np.float64]:

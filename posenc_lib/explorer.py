@@ -129,10 +129,10 @@ class Param:
             return tuple(self.grid)
         if self.kind == "int":
             step = int(self.step or 1)
-            lo, hi = int(self.min), int(self.max)  # type: ignore[arg-type]
-            n_steps = (hi - lo) // step
-            inner = lo + step * max(1, n_steps // 3)
-            return (lo, lo + step, inner, lo + n_steps * step)
+            first, last = int(self.min), int(self.max)  # type: ignore[arg-type]
+            n_steps = (last - first) // step
+            middle = first + step * max(1, n_steps // 3)
+            return (first, first + step, middle, first + n_steps * step)
         lo, hi = float(self.min), float(self.max)  # type: ignore[arg-type]
         if self.kind == "log":
             inner = math.exp(math.log(lo) + 0.37 * (math.log(hi) - math.log(lo)))
@@ -241,8 +241,10 @@ def _slope_label(m: float) -> str:
     return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 and inv >= 2 else f"{m:.3g}"
 
 
-def slope_param(default: float = 0.5,
-                grid: Sequence[float] = tuple(2.0 ** -k for k in range(8, -1, -1)),
+_SLOPES = tuple(2.0 ** -k for k in range(8, -1, -1))   # 1/256, 1/128, ..., 1
+
+
+def slope_param(default: float = 0.5, grid: Sequence[float] = _SLOPES,
                 min: float = 1 / 256, max: float = 1.0, name: str = "m") -> Param:
     """ALiBi slope ``m`` on a log scale, 1/256…1 (powers of two on the static site)."""
     return log_param(name, "slope m", min, max, default, grid, step=math.log10(2) / 4,
@@ -396,6 +398,7 @@ class Explorer:
         artists = list(dict.fromkeys([*changed, *legends, *(sp for ax in fig.axes
                                                            for sp in ax.spines.values())]))
         canvas = fig.canvas
+        assert isinstance(canvas, FigureCanvasAgg)
         key = tuple(id(a) for a in artists)
         if self._background is None or self._background[0] != key:
             # "Animated" artists are left out of a full draw, except images, which are still

@@ -75,7 +75,7 @@ class LabConfig:
     causal: bool = True
     readout: str = "token"
     base: float = 10000.0
-    rope_scaling: str | None = None
+    rope_scaling: rope_scaling.Method | None = None
     rope_factor: float = 1.0
 
     def __post_init__(self) -> None:
@@ -483,6 +483,7 @@ def _backward(dlogits: np.ndarray, params: Params, config: LabConfig, cache: dic
         dh, grads[pre + "ln1.g"], grads[pre + "ln1.b"] = _layer_norm_back(dh, ln1)
         dx = dx + dh
     if config.position == "t5":  # each bucket's bias is added at all pairs in that bucket
+        assert ctx.buckets is not None and dbias is not None
         grads["t5_bias"] = np.stack([
             np.bincount(ctx.buckets.ravel(), weights=dbias[hh].ravel(), minlength=T5_NUM_BUCKETS)
             for hh in range(config.n_heads)

@@ -30,10 +30,18 @@ class Task(Protocol):
     ``targets``/``mask`` of shape ``(B, T)`` if ``per_token`` else ``(B,)``.
     """
 
-    name: str
-    vocab_size: int
-    n_outputs: int
-    per_token: bool
+    # read-only: a task may hold them as class variables, fields or properties
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    @property
+    def n_outputs(self) -> int: ...
+
+    @property
+    def per_token(self) -> bool: ...
 
     def sample(self, rng: np.random.Generator, batch: int,
                length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from . import rope_scaling
 from ._validate import (
     check_bool,
     check_choice,
@@ -114,7 +115,8 @@ def default_config(position: str, task_name: str) -> LabConfig:
     return LabConfig(**common, n_layers=2, causal=True, readout="token")
 
 
-def rope_scaled(config: LabConfig, method: str | None, factor: float = 1.0) -> LabConfig:
+def rope_scaled(config: LabConfig, method: rope_scaling.Method | None, factor: float = 1.0
+                ) -> LabConfig:
     """``config`` with its RoPE stretched: ``method`` ``"linear"``/``"ntk"``/``"yarn"`` (or
     ``None`` for plain RoPE) and factor :math:`s` = ``factor``. The trained context :math:`L` is
     ``config.max_len``; parameters trained with ``config`` fit the new config unchanged."""

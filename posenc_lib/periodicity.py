@@ -263,7 +263,7 @@ def spectrum(values: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64
     amps[0] /= 2.0
     if n % 2 == 0:
         amps[-1] /= 2.0          # the Nyquist bin, like the zero bin, has no mirror image
-    return np.fft.rfftfreq(n), amps
+    return np.fft.rfftfreq(n).astype(np.float64), amps
 
 
 def peak_frequencies(values: ArrayLike) -> NDArray[np.float64]:

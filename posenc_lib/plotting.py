@@ -19,6 +19,7 @@ from typing import Any
 
 import matplotlib
 import numpy as np
+from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -62,7 +63,7 @@ STYLE: dict[str, Any] = {
     "grid.linewidth": 0.6,
     "axes.spines.top": False,
     "axes.spines.right": False,
-    "axes.prop_cycle": matplotlib.cycler(color=list(OKABE_ITO)),
+    "axes.prop_cycle": cycler(color=list(OKABE_ITO)),
     "axes.titlesize": 11,
     "axes.labelsize": 10,
     "xtick.labelsize": 9,

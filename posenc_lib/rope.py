@@ -45,7 +45,7 @@ __all__ = ["PAIRINGS", "angles", "apply", "rotation_matrix", "scaled_frequencies
            "split_permutation"]
 
 Pairing = Literal["interleaved", "half"]
-PAIRINGS: tuple[str, ...] = ("interleaved", "half")
+PAIRINGS: tuple[Pairing, ...] = ("interleaved", "half")
 
 
 def angles(positions: ArrayLike, d: int, base: float = 10000.0,
@@ -339,7 +339,7 @@ def convert_qk_weight(w: ArrayLike, n_heads: int, source: Pairing = "interleaved
 def rope_attention(x: ArrayLike, w_q: ArrayLike, w_k: ArrayLike, w_v: ArrayLike,
                    positions: ArrayLike | None = None, base: float = 10000.0,
                    pairing: Pairing = "interleaved", rotate_values: bool = False,
-                   causal: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+                   causal: bool = False) -> tuple[NDArray[np.floating], NDArray[np.floating]]:
     r"""One attention head with RoPE: :math:`\mathrm{softmax}\big((R_iq_i)\cdot(R_jk_j)/\sqrt{d}\big)\,v_j`.
 
     ``x`` is ``(L, d_model)``; ``w_q``, ``w_k`` map to an even ``d`` and ``w_v`` to any width.

@@ -49,7 +49,7 @@ __all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correcti
 
 Method = Literal["linear", "ntk", "yarn", "llama3", "dynamic"]
 #: The stretching methods :func:`scaled_frequencies` knows.
-SCALING_METHODS: tuple[str, ...] = ("linear", "ntk", "yarn", "llama3", "dynamic")
+SCALING_METHODS: tuple[Method, ...] = ("linear", "ntk", "yarn", "llama3", "dynamic")
 #: The two ramps YaRN can use. ``"index"`` is linear in the pair index between ``yarn_correction_range``'s
 #: rounded boundaries (the authors' reference code, Hugging Face, llama.cpp; :func:`yarn_ramp`);
 #: ``"turns"`` is linear in the number of turns :math:`r` (the paper's equation;

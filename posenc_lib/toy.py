@@ -8,7 +8,7 @@ of a real embedding table that makes attention blind to order.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,7 +56,7 @@ def projections(d: int, seed: int = 0, scale: float = 1.0
 
 def self_attention(words: Sequence[str], d: int = 16, seed: int = 0,
                    encoding: NDArray[np.floating] | None = None, causal: bool = False,
-                   scale: float = 3.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+                   scale: float = 3.0) -> tuple[NDArray[np.floating], NDArray[np.floating]]:
     r"""One untrained attention head over a toy sentence.
 
     :math:`X = E + \mathrm{PE}` (``encoding``, shape ``(L, d)``, optional), then
@@ -103,13 +103,13 @@ def clustered_vocabulary(d: int = 16, spread: float = 0.35, seed: int = 0,
     d = check_positive_int("d", d)
     seed = check_nonneg_int("seed", seed)
     spread = check_finite_real("spread", spread, minimum=0.0)
-    clusters = CLUSTERS if clusters is None else clusters
-    if not isinstance(clusters, dict) or not clusters:
-        raise ValueError(f"clusters must be a non-empty dict of name -> words, got {clusters!r}")
+    groups: Mapping[str, Sequence[str]] = CLUSTERS if clusters is None else clusters
+    if not isinstance(groups, dict) or not groups:
+        raise ValueError(f"clusters must be a non-empty dict of name -> words, got {groups!r}")
     words: list[str] = []
     labels: list[int] = []
     rows: list[NDArray[np.float64]] = []
-    for label, (name, members) in enumerate(clusters.items()):
+    for label, (name, members) in enumerate(groups.items()):
         if isinstance(members, str) or len(members) == 0:
             raise ValueError(f"cluster {name!r} must be a non-empty sequence of words, "
                              f"got {members!r}")

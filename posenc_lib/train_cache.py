@@ -87,8 +87,24 @@ def _definitions(module: Any) -> list[str]:
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             continue
-        out.append(_code_only(ast.unparse(node)))
+        out.append(_code_only(ast.unparse(_without_types(node))))
     return out
+
+
+def _without_types(tree: ast.AST) -> ast.AST:
+    """``tree`` with its type annotations blanked (they never change what the code computes).
+
+    An annotated name keeps its place (a dataclass field is still a field), and ``ClassVar``
+    stays visible (a class variable is not a field)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+        elif isinstance(node, ast.arg):
+            node.annotation = None
+        elif isinstance(node, ast.AnnAssign):
+            kind = "ClassVar" if "ClassVar" in ast.unparse(node.annotation) else "_"
+            node.annotation = ast.Name(id=kind, ctx=ast.Load())
+    return tree
 
 
 @cache
@@ -97,7 +113,8 @@ def code_hash() -> str:
     backward pass runs through: editing the prose of a docstring keeps the stored models.
 
     The definitions are hashed as a sorted set, so moving a function or class from one of these
-    modules to another (splitting a file along its seams) keeps the hash too.
+    modules to another (splitting a file along its seams) keeps the hash too, and so does
+    changing a type annotation.
     """
     h = hashlib.sha256()
     for code in sorted(d for module in _CODE_MODULES for d in _definitions(module)):
@@ -188,7 +205,8 @@ def train(config: lab.LabConfig, task: lab.Task | str, *, steps: int, batch_size
     """
     config = lab._check_config(config)
     task = lab._check_task(task, config)
-    settings = dict(steps=steps, batch_size=batch_size, lr=lr, seed=seed, length=length)
+    settings: dict[str, Any] = dict(steps=steps, batch_size=batch_size, lr=lr, seed=seed,
+                                    length=length)
     path = path_for(config, task, init=init, **settings)
     _log_use(path)
     if path is not None and path.exists():
@@ -204,11 +222,11 @@ def train(config: lab.LabConfig, task: lab.Task | str, *, steps: int, batch_size
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
+        arrays: dict[str, Any] = {f"param/{k}": v.astype(np.float32) for k, v in params.items()}
         np.savez_compressed(tmp, spec=np.array(json.dumps(spec(config, task, init=init,
                                                                   **settings), sort_keys=True)),
                             losses=np.asarray(result.losses, dtype=np.float32),
-                            seconds=np.float64(round(result.seconds, 2)),
-                            **{f"param/{k}": v.astype(np.float32) for k, v in params.items()})
+                            seconds=np.float64(round(result.seconds, 2)), **arrays)
         tmp.replace(path)
     return lab.TrainResult(params=params, losses=[float(np.float32(x)) for x in result.losses],
                            seconds=result.seconds, config=config)

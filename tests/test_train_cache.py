@@ -158,7 +158,8 @@ def test_a_task_outside_the_lab_hashes_its_own_code():
 
 def test_code_hash_is_the_same_whichever_hashed_module_holds_a_definition(monkeypatch):
     """Moving a function from one hashed module to another (splitting lab.py into lab_model,
-    lab_tasks and lab_train) keeps the hash and so every stored model; changing it does not."""
+    lab_tasks and lab_train) or retyping it keeps the hash and so every stored model; changing
+    its code does not."""
     import types
 
     sources = {"a": "import numpy as np\n\ndef f(x):\n    return x + 1\n\ndef g(x):\n    return 2 * x\n",
@@ -179,3 +180,9 @@ def test_code_hash_is_the_same_whichever_hashed_module_holds_a_definition(monkey
 
     assert hash_of(sources) == hash_of(moved)
     assert hash_of(sources) != hash_of(changed)
+    typed = {"a": sources["a"].replace("def f(x):", "def f(x: float) -> float:"), "b": sources["b"]}
+    assert hash_of(typed) == hash_of(sources)   # annotations never change what is computed
+    field = "from dataclasses import dataclass\n\n@dataclass\nclass C:\n    n: int\n"
+    assert hash_of({"a": field}) == hash_of({"a": field.replace("n: int", "n: float")})
+    assert hash_of({"a": field}) != hash_of({"a": field + "    m: int\n"})   # a new field
+    assert hash_of({"a": field}) != hash_of({"a": field.replace("n: int", "n: ClassVar[int]")})

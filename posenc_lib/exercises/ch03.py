@@ -133,7 +133,7 @@ def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
     def full_unit(values: np.ndarray, decimals: int) -> int:
         return len(_per.close_pairs(values, 10.0 ** -decimals))
 
-    def coarser(values: np.ndarray, decimals: int) -> int:
+    def coarser(values: np.ndarray, decimals: int) -> int | None:
         return _per.count_collisions(values, decimals - 1) if decimals > 0 else None
 
     def fixed_three(values: np.ndarray, decimals: int) -> int:

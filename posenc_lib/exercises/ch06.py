@@ -86,10 +86,10 @@ _FLOAT32_NOTE = (f"your values differ from the float64 reference by more than 1e
                  f"section shows how this error grows with the position.")
 
 
-def _encoding_mistakes(layout: str) -> list[tuple[str, Callable[[int, int, float], np.ndarray],
-                                                  str]]:
+def _encoding_mistakes(layout: _enc.Layout
+                       ) -> list[tuple[str, Callable[[int, int, float], np.ndarray], str]]:
     """The typical wrong tables for exercise 1, as ``(name, function, hint)``."""
-    other = "concat" if layout == "interleaved" else "interleaved"
+    other: _enc.Layout = "concat" if layout == "interleaved" else "interleaved"
 
     def pair_omega(d: int, base: float, power: float = 2.0) -> np.ndarray:
         return base ** (-power * np.arange(d // 2) / d)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib import colormaps
@@ -198,7 +199,7 @@ def alibi_explorer(seq_len: int = 12) -> Explorer:
     def query_of(mask: str) -> int:
         return seq_len - 1 if mask == "causal" else seq_len // 2
 
-    def plot(fig: Figure, m: float, mask: str) -> Callable[..., None]:
+    def plot(fig: Figure, m: float, mask: str) -> Callable[..., Any]:
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.25]})
         cmap = colormaps[SEQUENTIAL].with_extremes(bad="#bbbbbb")
         # A fixed colour scale, clipped at -4 (where the factor e^bias is below 2%), so the map
@@ -277,7 +278,7 @@ def head_slopes_explorer(max_heads: int = 64) -> Explorer:
     norm = Normalize(vmin=-8.5, vmax=0)  # colour = log2 of the slope
     cmap = colormaps["viridis"]
 
-    def plot(fig: Figure, heads: int, rule: str) -> Callable[..., None]:
+    def plot(fig: Figure, heads: int, rule: str) -> Callable[..., Any]:
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.3]})
         left.set_yscale("log", base=2)
         left.set_ylim(2 ** -8.8, 1.3)
@@ -322,7 +323,7 @@ def head_slopes_explorer(max_heads: int = 64) -> Explorer:
                     line.set_visible(True)
                 else:
                     line.set_visible(False)
-            spans = alibi.span(m, 0.01)
+            spans = np.asarray(alibi.span(m, 0.01))
             right_title.set_text(f"1% span: {spans.min():.1f} to {spans.max():.0f} tokens")
             # only the head axis moves (with H); hidden lines are skipped when drawn
             return [stems, left.xaxis, left_title, *lines, *levels, right_title]

@@ -40,15 +40,15 @@ SCHEME_STYLE: dict[str, tuple[str, str, Any]] = {
     s.name: (s.colour, s.marker, s.linestyle) for s in schemes.REGISTRY.values()}
 #: How the book names each scheme in legends.
 SCHEME_LABEL: dict[str, str] = {s.name: s.label for s in schemes.REGISTRY.values()}
-_ATTN_NORM = dict(gamma=0.5, vmin=0.0, vmax=1.0)  # square-root colour scale: faint mass shows
+_ATTN_NORM: dict[str, Any] = dict(gamma=0.5, vmin=0.0, vmax=1.0)  # square-root colour scale: faint mass shows
 
 
-def _style(scheme: str) -> dict[str, object]:
+def _style(scheme: str) -> dict[str, Any]:
     colour, marker, ls = SCHEME_STYLE[scheme]
     return {"color": colour, "marker": marker, "ls": ls, "label": SCHEME_LABEL[scheme]}
 
 
-def _log2_axis(ax: Axes, lengths: Sequence[int]) -> None:
+def _log2_axis(ax: Axes, lengths: Sequence[float]) -> None:
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(list(lengths)))
     ax.xaxis.set_minor_locator(NullLocator())
@@ -274,7 +274,7 @@ def attention_map_grid(fig: Figure, maps: Sequence[Sequence[tuple[str, np.ndarra
 
 # -- explorer -----------------------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _explorer_frame(scheme: str, length: int, seed: int) -> dict[str, object]:
+def _explorer_frame(scheme: str, length: int, seed: int) -> dict[str, Any]:
     """What one explorer frame shows, computed once per (scheme, length)."""
     model = extrapolation.trained_model(scheme, "copy_back", seed, progress=False)
     config = model.config
@@ -301,7 +301,7 @@ def extrapolation_explorer(seed: int = 0) -> Explorer:
     train_length = lab.default_training("copy_back")["length"]
     lengths = (32, 64, 128, 256)
 
-    def plot(fig: Figure, scheme: str, length: int) -> Callable[..., None]:
+    def plot(fig: Figure, scheme: str, length: int) -> Callable[..., Any]:
         # Drawn once; a slider move changes the data, limits and texts of these artists. A
         # fixed layout (not one fitted to the first frame's tick labels), so that every frame is
         # laid out alike however the reader reaches it.

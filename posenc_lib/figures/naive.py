@@ -89,7 +89,9 @@ def _scatter_clusters(ax: Axes, xy: np.ndarray, labels: np.ndarray, words: Seque
 def _fit_equal(ax: Axes, xy: np.ndarray, margin: float = 0.12) -> None:
     """Limits that show ``xy`` with one data unit as long on both axes (true proportions)."""
     box = ax.get_position()
-    w_in, h_in = ax.figure.get_size_inches()
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    w_in, h_in = fig.get_size_inches()
     w, h = box.width * w_in, box.height * h_in
     lo, hi = xy.min(axis=0), xy.max(axis=0)
     centre, span = (lo + hi) / 2, np.maximum(hi - lo, 1e-9) * (1 + 2 * margin)
@@ -147,7 +149,7 @@ def integer_explorer(d: int = 16, seed: int = 0) -> Explorer:
         x = vectors + scale * pos[:, None].astype(float)   # scale × integer encoding
         return pos, toy.pca(x, 2).scores, toy.nearest_neighbour_agreement(x, labels)
 
-    def plot(fig: Figure, seq_len: int, scale: float) -> Callable[..., None]:
+    def plot(fig: Figure, seq_len: int, scale: float) -> Callable[..., Any]:
         ax, ax2 = fixed_axes(fig, (0.10, 0.14, 0.40, 0.72), (0.63, 0.14, 0.35, 0.72))
         pos, xy, agree = state(seq_len, scale)
         groups, texts = _scatter_clusters(ax, xy, labels, words, names, annotate=False)
@@ -281,7 +283,7 @@ def single_sine_explorer(max_pos: int = 1000, decimals: int = 3) -> Explorer:
     def data(omega: float) -> np.ndarray:
         return periodicity.collision_pairs(np.sin(omega * positions), decimals)
 
-    def plot(fig: Figure, omega: float) -> Callable[..., None]:
+    def plot(fig: Figure, omega: float) -> Callable[..., Any]:
         ax, ax2 = fixed_axes(fig, (0.08, 0.14, 0.50, 0.74), (0.68, 0.14, 0.30, 0.68))
         xs = np.linspace(0, window, 1200)
         curve, = ax.plot([], [], color="#888888", linewidth=1, label="sin(ωx), any real x")
@@ -390,12 +392,12 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
     which has the same sine. Turned by the same kω, the two land at different heights — so the
     sine alone cannot say what sin(ω(p + k)) is, while the pair can.
     """
-    def plot(fig: Figure, p: int, k: int) -> Callable[..., None]:
+    def plot(fig: Figure, p: int, k: int) -> Callable[..., Any]:
         ax, = fixed_axes(fig, (0.02, 0.12, 0.46, 0.78))
         _unit_circle(ax)
         ref = np.arange(n_points)
         # the reference dots and labels are redrawn over the moving level line, as in a full draw
-        marks = [ax.plot(np.cos(omega * ref), np.sin(omega * ref), ".", color="#999999",
+        marks: list[Artist] = [ax.plot(np.cos(omega * ref), np.sin(omega * ref), ".", color="#999999",
                          markersize=4)[0]]
         marks += [ax.annotate(str(r), (1.13 * math.cos(omega * r), 1.13 * math.sin(omega * r)),
                               ha="center", va="center", fontsize=7, color="#777777")
@@ -465,6 +467,7 @@ def encoding_heatmaps(fig: Figure, panels: Sequence[tuple[str, np.ndarray]]) -> 
         ax.set_xlabel("position")
         ax.set_ylabel("dimension")
         ax.set_title(title)
+    assert im is not None
     fig.colorbar(im, ax=list(axes), label="value", shrink=0.85)
 
 
@@ -530,7 +533,7 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
     """Explorer over d: the linear encoding sin(pos/(i+1)), cos(pos/(i+1)) as a heatmap, and the
     wavelengths of its pairs against the Transformer's geometric ones."""
 
-    def plot(fig: Figure, d: int) -> Callable[..., None]:
+    def plot(fig: Figure, d: int) -> Callable[..., Any]:
         ax, cax, ax2 = fixed_axes(fig, (0.08, 0.14, 0.36, 0.72), (0.455, 0.14, 0.012, 0.72),
                                    (0.62, 0.14, 0.36, 0.72))
         im = ax.imshow(encodings.linear(seq_len, d).T, aspect="auto", origin="lower",

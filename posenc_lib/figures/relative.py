@@ -4,6 +4,7 @@ what happens to one pair of words when the sentence around it grows."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.artist import Artist
@@ -56,7 +57,7 @@ def learned_table_wall(fig: Figure, table: np.ndarray, extra: int = 8) -> None:
 
 # -- Shaw et al. ----------------------------------------------------------------------------------
 def shaw_clipping(fig: Figure, seq_len: int = 12, max_distance: int = 3
-                  ) -> Callable[..., None]:
+                  ) -> Callable[..., Any]:
     """Left: the clipped offset clip(j - i, -k, k) for every query/key pair. Right: offset → clipped.
 
     Returns ``update(max_distance=...)`` for explorers.
@@ -114,7 +115,7 @@ def shaw_clipping(fig: Figure, seq_len: int = 12, max_distance: int = 3
 def shaw_clipping_explorer(seq_len: int = 12) -> Explorer:
     """Explorer: the clipping distance k of Shaw et al.'s relative positions."""
 
-    def plot(fig: Figure, max_distance: int) -> Callable[..., None]:
+    def plot(fig: Figure, max_distance: int) -> Callable[..., Any]:
         return shaw_clipping(fig, seq_len, max_distance)
 
     return explore(
@@ -131,7 +132,7 @@ def shaw_clipping_explorer(seq_len: int = 12) -> Explorer:
 
 # -- T5 buckets -----------------------------------------------------------------------------------
 def t5_buckets(fig: Figure, num_buckets: int = 32, max_distance: int = 128,
-               max_offset: int = 160) -> Callable[..., None]:
+               max_offset: int = 160) -> Callable[..., Any]:
     """Bucket index against the offset j - i (key minus query), encoder and decoder variants.
 
     Returns ``update(num_buckets=..., max_distance=...)``.
@@ -183,7 +184,7 @@ def t5_buckets_explorer() -> Explorer:
     """Explorer: T5's bucket function for different numbers of buckets and max distances."""
     top = T5_EXPLORER_MAX_OFFSET
 
-    def plot(fig: Figure, num_buckets: int, max_distance: int) -> Callable[..., None]:
+    def plot(fig: Figure, num_buckets: int, max_distance: int) -> Callable[..., Any]:
         return t5_buckets(fig, num_buckets, max_distance, max_offset=top)
 
     return explore(

@@ -7,6 +7,7 @@ here label it "base b"."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.artist import Artist
@@ -107,13 +108,14 @@ def rotation_2d_explorer(pair: tuple[str, str] = ("bird", "song"),
     lim = 1.25
     first, second = pair
 
-    def plot(fig: Figure, shift: int, theta_deg: int, distance: int) -> Callable[..., None]:
+    def plot(fig: Figure, shift: int, theta_deg: int, distance: int) -> Callable[..., Any]:
         ax = fig.subplots()
         _square_axes(ax, lim)
         _arrow(ax, a0, OKABE_ITO[0], "-", lw=1.0, alpha=0.35)
         _arrow(ax, c0, OKABE_ITO[3], "--", lw=1.0, alpha=0.35)
-        ax.text(*(a0 * 1.13), f"{first} (unrotated)", fontsize=8, color="#777777", ha="center")
-        ax.text(*(c0 * 1.13), f"{second} (unrotated)", fontsize=8, color="#777777",
+        ax.text(a0[0] * 1.13, a0[1] * 1.13, f"{first} (unrotated)", fontsize=8, color="#777777",
+                ha="center")
+        ax.text(c0[0] * 1.13, c0[1] * 1.13, f"{second} (unrotated)", fontsize=8, color="#777777",
                 ha="center", va="top")
         arr_a = _arrow(ax, a0, OKABE_ITO[0], "-", lw=2.4)
         arr_c = _arrow(ax, c0, OKABE_ITO[3], "--", lw=2.4)
@@ -169,7 +171,7 @@ def rotation_matrices(fig: Figure, d: int = 8, position: float = 1.0,
                       base: float = 10000.0) -> None:
     """Heatmaps of :func:`posenc_lib.rope.rotation_matrix` for both pairings, entries annotated."""
     axes = fig.subplots(1, 2)
-    for ax, pairing, name in zip(axes, ("interleaved", "half"),
+    for ax, pairing, name in zip(axes, rope.PAIRINGS,
                                  ("adjacent pairs (2i, 2i+1)", "rotate-half pairs (i, i + d/2)")):
         r = rope.rotation_matrix(position, d, base, pairing)
         im = ax.imshow(r, cmap=DIVERGING, vmin=-1, vmax=1)
@@ -227,7 +229,7 @@ def _cell(x: float, y: float, color: str, hatch: str):
 
 
 def decay(fig: Figure, d: int = 128, b: float = 10000.0, max_distance: int = 10000
-          ) -> Callable[..., None]:
+          ) -> Callable[..., Any]:
     """RoFormer's bound (normalised to 1 at r = 0) and the all-ones score against distance.
 
     ``d`` is the head dimension and ``b`` the frequency base. The all-ones curve is also the
@@ -266,7 +268,7 @@ def decay(fig: Figure, d: int = 128, b: float = 10000.0, max_distance: int = 100
 def decay_explorer() -> Explorer:
     """Explorer: RoFormer's long-term-decay bound for different head dimensions d and bases b."""
 
-    def plot(fig: Figure, d: int, b: float) -> Callable[..., None]:
+    def plot(fig: Figure, d: int, b: float) -> Callable[..., Any]:
         return decay(fig, d, b)
 
     return explore(
@@ -290,7 +292,7 @@ PARTIAL_CONTENTS: tuple[str, ...] = ("aligned (k = q)", "independent")
 
 def partial_rotary(fig: Figure, fraction: float, content: str = PARTIAL_CONTENTS[0],
                    d: int = 128, b: float = 10000.0, seed: int = 0,
-                   max_distance: int = 10000) -> Callable[..., None]:
+                   max_distance: int = 10000) -> Callable[..., Any]:
     """Score of one query and key against their distance with only part of the head rotated.
 
     ``rope.apply(..., rotary_dim=fraction * d)``: the score splits into the rotated part (an
@@ -349,7 +351,7 @@ def partial_rotary_explorer(d: int = 128, b: float = 10000.0,
     """Explorer: rotate a fraction of the head (``rotary_dim``) and see which part of the score
     depends on distance."""
 
-    def plot(fig: Figure, fraction: float, content: str) -> Callable[..., None]:
+    def plot(fig: Figure, fraction: float, content: str) -> Callable[..., Any]:
         return partial_rotary(fig, fraction, content, d, b)
 
     return explore(
@@ -368,7 +370,7 @@ def partial_rotary_explorer(d: int = 128, b: float = 10000.0,
 
 
 def axial_scores(fig: Figure, query_row: int, query_col: int, size: int = 8, d: int = 32,
-                 b: float = 10.0, seed: int = 0) -> Callable[..., None]:
+                 b: float = 10.0, seed: int = 0) -> Callable[..., Any]:
     """Axial RoPE on a ``size`` × ``size`` grid of patches: the score of a query patch against a
     key with the same content (``k = q``, a seeded random vector) placed at every patch.
 
@@ -425,7 +427,7 @@ def axial_explorer(size: int = 8, d: int = 32, b: float = 10.0) -> Explorer:
     """Explorer: move the query patch of an axial-RoPE head; the score map moves with it, and
     indexed by offset it does not change."""
 
-    def plot(fig: Figure, query_row: int, query_col: int) -> Callable[..., None]:
+    def plot(fig: Figure, query_row: int, query_col: int) -> Callable[..., Any]:
         return axial_scores(fig, query_row, query_col, size, d, b)
 
     where = (0, 2, 4, 7)

@@ -4,14 +4,17 @@ stretches each pair's wavelength, Position Interpolation's score picture, and th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
 from .. import encodings, rope, rope_scaling
+from .._validate import check_choice
 from ..explorer import Explorer, base_param, choice_param, dim_param, explore, log_param
 from ..plotting import OKABE_ITO
 
@@ -114,7 +117,7 @@ def angle_coverage(fig: Figure, pairs: Sequence[int] = (0, 44, 56), d: int = 128
     ]
     fig.legend(handles=handles, loc="lower center", ncol=1, fontsize=8.5,
                bbox_to_anchor=(0.5, 0.0))
-    fig.get_layout_engine().set(rect=(0, 0.1, 1, 0.9))
+    cast(ConstrainedLayoutEngine, fig.get_layout_engine()).set(rect=(0, 0.1, 1, 0.9))
 
 
 def _circle_patch():
@@ -133,7 +136,7 @@ def _line(color: str, ls: str, lw: float, label: str):
 _LAMBDA_LIM = (2.0, 5e8)
 _STRETCH_LIM = (0.8, 45.0)
 #: The methods of the explorer, in the order of its buttons.
-EXPLORER_METHODS: tuple[str, ...] = ("linear", "ntk", "dynamic", "yarn", "llama3")
+EXPLORER_METHODS: tuple[rope_scaling.Method, ...] = ("linear", "ntk", "dynamic", "yarn", "llama3")
 _EXPLORER_LABEL = {"linear": "linear (PI)", "ntk": "NTK-aware", "dynamic": "dynamic NTK at ℓ = sL",
                    "yarn": "YaRN", "llama3": "Llama 3.1"}
 
@@ -149,13 +152,14 @@ def explorer_frequencies(d: int, factor: float, base: float, method: str,
     et al., :math:`s = \max(1, \ell/L)`); at that length it equals NTK-aware scaling with
     :math:`s`, and below :math:`L` it changes nothing.
     """
-    if method == "dynamic":
+    chosen = check_choice("method", method, EXPLORER_METHODS)
+    if chosen == "dynamic":
         seq_len = max(original_max_len, int(round(factor * original_max_len)))
         omega, _ = rope_scaling.scaled_frequencies(d, 1.0, "dynamic", base=base,
                                                    original_max_len=original_max_len,
                                                    seq_len=seq_len)
         return omega
-    omega, _ = rope_scaling.scaled_frequencies(d, factor, method, base=base,
+    omega, _ = rope_scaling.scaled_frequencies(d, factor, chosen, base=base,
                                                original_max_len=original_max_len)
     return omega
 
@@ -176,7 +180,7 @@ def scaling_explorer(original_max_len: int = 2048) -> Explorer:
     :func:`explorer_frequencies`)."""
     L = original_max_len
 
-    def plot(fig: Figure, s: float, d: int, n: float, method: str) -> Callable[..., None]:
+    def plot(fig: Figure, s: float, d: int, n: float, method: str) -> Callable[..., Any]:
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.25, 1]})
         left.set_yscale("log")
         left.set_ylim(*_LAMBDA_LIM)
@@ -294,7 +298,7 @@ def dynamic_stretch(fig: Figure, d: int = 128, base: float = 10000.0,
     lengths = np.maximum(1, np.round(ratio * L).astype(int))
     theta_last = encodings.frequencies(d, base)[-1]
 
-    def slowest(method: str, s: float, seq_len: int) -> float:
+    def slowest(method: rope_scaling.Method, s: float, seq_len: int) -> float:
         omega, _ = rope_scaling.scaled_frequencies(d, s, method, base=base, original_max_len=L,
                                                    seq_len=seq_len)
         return float(theta_last / omega[-1])
@@ -366,9 +370,9 @@ def yarn_ramps(fig: Figure, d: int = 128, base: float = 10000.0, original_max_le
         right.plot(r[sel], shares[ramp][sel], color=color, marker=marker, ms=3.5, ls=ls, lw=1.2)
     low, high = rope_scaling.yarn_correction_range(d, base, original_max_len, beta_fast,
                                                    beta_slow)
-    for x, text in ((low, f"low = {low}"), (high, f"high = {high}")):
-        left.axvline(x, color=_GREY, lw=0.8, ls=":")
-        left.text(x, 1.04, text, ha="center", va="bottom", fontsize=8)
+    for edge, text in ((low, f"low = {low}"), (high, f"high = {high}")):
+        left.axvline(edge, color=_GREY, lw=0.8, ls=":")
+        left.text(edge, 1.04, text, ha="center", va="bottom", fontsize=8)
     for x, text in ((beta_slow, f"α = {beta_slow:g}"), (beta_fast, f"β = {beta_fast:g}")):
         right.axvline(x, color=_GREY, lw=0.8, ls=":")
         right.text(x, 1.04, text, ha="center", va="bottom", fontsize=8)
@@ -384,7 +388,7 @@ def yarn_ramps(fig: Figure, d: int = 128, base: float = 10000.0, original_max_le
     right.set_title(f"the same pairs against r (pairs with r ≤ {1.25 * beta_fast:g})",
                     fontsize=9)
     fig.legend(loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, 0.0))
-    fig.get_layout_engine().set(rect=(0, 0.08, 1, 0.92))
+    cast(ConstrainedLayoutEngine, fig.get_layout_engine()).set(rect=(0, 0.08, 1, 0.92))
 
 
 # -- Position Interpolation's central picture ---------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.artist import Artist
@@ -43,7 +44,7 @@ def _fmt_len(x: float) -> str:
 
 
 # -- the clock analogy ------------------------------------------------------------------------
-def _draw_clock(ax: Axes, colour: str) -> Callable[[float], None]:
+def _draw_clock(ax: Axes, colour: str) -> Callable[..., None]:
     """A clock face on ``ax``; returns ``set_angle(theta)`` that moves its hand.
 
     The hand points to ``(sin θ, cos θ)``: the pair's two coordinates, read as (x, y). At θ = 0 it
@@ -109,7 +110,7 @@ def clock_explorer() -> Explorer:
 
     n = 10000.0
 
-    def plot(fig: Figure, pos: int) -> Callable[..., None]:
+    def plot(fig: Figure, pos: int) -> Callable[..., Any]:
         axes = fig.subplots(1, d // 2)
         setters = [_draw_clock(ax, OKABE_ITO[i]) for i, ax in enumerate(axes)]
         titles = [ax.set_title("", fontsize=9) for ax in axes]
@@ -155,7 +156,7 @@ def encoding_views_explorer(seq_len: int = 100) -> Explorer:
     """Explorer: the encoding as a heatmap (dimension x position) or as stacked waves; d and n."""
     pos = np.arange(seq_len)
 
-    def plot(fig: Figure, d: int, n: float, view: str) -> Callable[..., None]:
+    def plot(fig: Figure, d: int, n: float, view: str) -> Callable[..., Any]:
         ax_h, ax_w, cax = fixed_axes(fig, (0.1, 0.14, 0.7, 0.76), (0.1, 0.14, 0.7, 0.76),
                                       (0.83, 0.14, 0.02, 0.76))
         im = ax_h.imshow(encodings.sinusoidal(seq_len, d, n).T, cmap=DIVERGING, vmin=-1, vmax=1,
@@ -240,7 +241,7 @@ def wavelength_ladder(fig: Figure, d: int = 512, bases: Sequence[float] = (10.0,
 def similarity_matrix_explorer(seq_len: int = 64, max_offset: int = 512) -> Explorer:
     """Explorer: cosine-similarity matrix of PE(0..seq_len-1) and similarity against offset."""
 
-    def plot(fig: Figure, d: int, n: float) -> Callable[..., None]:
+    def plot(fig: Figure, d: int, n: float) -> Callable[..., Any]:
         ax_m, ax_c = fig.subplots(1, 2, width_ratios=(1, 1.35))
         im = ax_m.imshow(np.eye(seq_len), cmap=DIVERGING, vmin=-1, vmax=1,
                          interpolation="nearest")
@@ -291,7 +292,7 @@ def similarity_matrix_explorer(seq_len: int = 64, max_offset: int = 512) -> Expl
 def base_effect_explorer(window: int = 512) -> Explorer:
     """Explorer: similarity decay with offset, and what each pair does inside a window."""
 
-    def plot(fig: Figure, d: int, n: float) -> Callable[..., None]:
+    def plot(fig: Figure, d: int, n: float) -> Callable[..., Any]:
         ax_s, ax_t = fixed_axes(fig, (0.09, 0.15, 0.38, 0.75), (0.6, 0.15, 0.38, 0.75))
         k = np.arange(window)
         line, = ax_s.plot(k, np.zeros(window), color=OKABE_ITO[0], lw=1.3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from matplotlib import colormaps
@@ -284,7 +285,7 @@ def _same_token_panels(fig: Figure, train_len: int, scales_at: int, fixed_layout
 def same_token_explorer(train_len: int = 16) -> Explorer:
     """Explorer: :func:`same_token_logits` for lengths 8 … 64 (trained on ``train_len``)."""
 
-    def plot(fig: Figure, seq_len: int) -> Callable[..., None]:
+    def plot(fig: Figure, seq_len: int) -> Callable[..., Any]:
         panels, changing = _same_token_panels(fig, train_len, scales_at=64, fixed_layout=True)
         panels(seq_len)
 

@@ -23,7 +23,7 @@ _PE = encodings.alternating(200, 2)
 _OFFSETS = (1, 13, 19, 100)
 _DOT = {k: float(_PE[50] @ _PE[50 + k]) for k in _OFFSETS}
 assert all(abs(_DOT[k] - math.cos(k)) < 1e-12 for k in _OFFSETS)
-assert max(_DOT, key=_DOT.get) == 19
+assert max(_DOT, key=lambda k: _DOT[k]) == 19
 _TURNS = {k: k / (2 * math.pi) for k in _OFFSETS}
 _WHOLE = {k: round(_TURNS[k]) for k in _OFFSETS}       # the nearest whole number of turns
 _MISS = {k: float(periodicity.wrap_error([k])[0]) for k in _OFFSETS}

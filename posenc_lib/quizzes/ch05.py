@@ -49,7 +49,7 @@ assert np.min(np.abs(_SIM_GEO[_FAR] - _SIM_GEO[100])) > 1e-9
 assert _SIM_LIN[754] > 0.3 > 0 > _SIM_LIN[100] and _N_GEO == 0 and _N_LIN > len(_FAR) / 2
 
 
-def _phase(k: float, omega: np.ndarray) -> np.ndarray:
+def _phase(k: float | np.ndarray, omega: np.ndarray) -> np.ndarray:
     """How far each pair is from a whole number of turns after k positions (radians)."""
     a = np.asarray(omega) * k
     return np.abs((a + np.pi) % (2 * np.pi) - np.pi)

@@ -62,7 +62,7 @@ assert _INSIDE < _INSIDE_UP
 _SLOW = _THETA[-1]
 
 
-def _slowest_stretch(method: str, factor: float, length: int) -> float:
+def _slowest_stretch(method: rope_scaling.Method, factor: float, length: int) -> float:
     omega, _ = rope_scaling.scaled_frequencies(_D, factor, method, base=_N, original_max_len=_L,
                                                seq_len=length)
     return float(_SLOW / omega[-1])

@@ -41,7 +41,8 @@ _perm_all = rope.pairing_permutation(_CONV_ROWS)
 _CONV_MOVED = int(np.sum(_perm_all // _CONV_HEAD_DIM != np.arange(_CONV_ROWS) // _CONV_HEAD_DIM))
 
 # Q7: GPT-NeoX-20B's partial rotary.
-_NEOX_WIDTH, _NEOX_HEADS, _NEOX_ROT, _NEOX_SETTING, _ = catalogue.PARTIAL_ROTARY["GPT-NeoX-20B"]
+_NEOX_WIDTH, _NEOX_HEADS, _NEOX_ROT, _NEOX_SETTING, _neox_note = catalogue.PARTIAL_ROTARY[
+    "GPT-NeoX-20B"]
 _NEOX_HEAD = _NEOX_WIDTH // _NEOX_HEADS                                   # 96
 _NEOX_PCT = _NEOX_ROT / _NEOX_HEAD                                        # 0.25
 _NEOX_PAIRS = _NEOX_ROT // 2                                              # 12
