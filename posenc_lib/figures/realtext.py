@@ -184,6 +184,8 @@ def loss_explorer() -> Explorer:
         ax.set_ylabel("loss (nats per character)")
         ax.grid(True, alpha=0.5)
         title = ax.set_title("", fontsize=10)
+        line.set(**_style(scheme))
+        legend = ax.legend(loc="upper right", fontsize=8)
 
         def update(scheme: str, length: int) -> list[Artist]:
             run = curves["schemes"][scheme][0]
@@ -191,8 +193,14 @@ def loss_explorer() -> Explorer:
             base = np.asarray(run["position_loss"][str(train)])
             reference.set_data(centres[:len(base)], base)
             line.set_data(centres[:len(loss)], np.minimum(loss, ymax))
-            line.set(markevery=max(1, len(loss) // 16), **_style(scheme))
-            ax.legend(loc="upper right", fontsize=8)   # the scheme's line style and name
+            style = _style(scheme)
+            line.set(markevery=max(1, len(loss) // 16), **style)
+            # the legend's entry for the scheme follows its line (one legend, changed in place,
+            # so the saved background stays valid from one move to the next)
+            legend.get_texts()[1].set_text(style.pop("label"))
+            handle = legend.legend_handles[1]
+            assert handle is not None
+            handle.set(**style)
             title.set_text(f"{SCHEME_LABEL[scheme]} (seed 0), windows of {length}: perplexity "
                            f"{run['nonoverlapping'][lengths.index(length)]:.2f}")
             # and the legend; the axes never move. The training-length line is redrawn over
