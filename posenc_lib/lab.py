@@ -76,6 +76,7 @@ from .lab_model import (  # noqa: F401
     init_params,
     loss_and_grads,
     param_shapes,
+    rows_per_chunk,
 )
 from .lab_tasks import (  # noqa: F401
     TASKS,
@@ -122,5 +123,6 @@ __all__ = [
     "loss_and_grads",
     "param_shapes",
     "rope_scaled",
+    "rows_per_chunk",
     "train",
 ]

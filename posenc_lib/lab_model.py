@@ -515,6 +515,14 @@ def forward(params: dict[str, np.ndarray], tokens: Any, config: LabConfig, *,
     return _forward(params, tokens, config, offset)[0]
 
 
+def rows_per_chunk(n_rows: int, n_heads: int, length: int, budget: int = 2**21) -> int:
+    """How many of ``n_rows`` sequences of ``length`` tokens to run through the model at once, so
+    that one layer's attention weights (rows × heads × length × length numbers) stay within
+    ``budget`` numbers: at least 1, at most ``n_rows``. Evaluating long inputs in such chunks
+    keeps memory bounded (:func:`evaluate` and the text models' evaluations use it)."""
+    return max(1, min(n_rows, budget // (n_heads * length * length)))
+
+
 def attention_maps(params: dict[str, np.ndarray], tokens: Any, config: LabConfig, *,
                    offset: int = 0) -> list[NDArray[np.float64]]:
     r"""The attention weights :math:`a_{ij}` of every layer: a list of ``(batch, H, T, T)`` arrays.

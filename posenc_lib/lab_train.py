@@ -28,6 +28,7 @@ from .lab_model import (
     _forward,
     init_params,
     loss_and_grads,
+    rows_per_chunk,
 )
 from .lab_tasks import TASKS, Task, _check_task, get_task
 
@@ -209,7 +210,7 @@ def evaluate(params: dict[str, np.ndarray], config: LabConfig, task: Task | str,
     seed = check_nonneg_int("seed", seed)
     _check_length(config, length, 0)
     rng = np.random.default_rng(seed)
-    chunk = max(1, min(n_sequences, 2**20 // (config.n_heads * length * length)))
+    chunk = rows_per_chunk(n_sequences, config.n_heads, length, budget=2**20)
     correct = counted = 0
     for start in range(0, n_sequences, chunk):
         tokens, targets, mask = task.sample(rng, min(chunk, n_sequences - start), length)

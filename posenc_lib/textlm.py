@@ -254,7 +254,7 @@ def _token_nll(params: dict[str, np.ndarray], config: lab.LabConfig,
     """Negative log-likelihood (nats) of each next character: ``windows`` (B, T + 1) ->
     (B, T). Batched so that the attention scores stay small."""
     n, t = windows.shape[0], windows.shape[1] - 1
-    chunk = max(1, min(n, 2**21 // (config.n_heads * t * t)))
+    chunk = lab.rows_per_chunk(n, config.n_heads, t)
     out = np.empty((n, t))
     for s in range(0, n, chunk):
         w = windows[s:s + chunk]
@@ -454,7 +454,7 @@ def passkey_accuracy(params: dict[str, np.ndarray], config: lab.LabConfig, *, le
     tokens, targets, mask = task.sample(np.random.default_rng(seed), n, length)
     lab._check_length(config, length, 0)
     hits = np.ones(n, dtype=bool)
-    chunk = max(1, min(n, 2**21 // (config.n_heads * length * length)))
+    chunk = lab.rows_per_chunk(n, config.n_heads, length)
     for s in range(0, n, chunk):
         logits = lab._forward(params, tokens[s:s + chunk], config, 0)[0]
         right = (logits.argmax(-1) == targets[s:s + chunk]) | ~mask[s:s + chunk]

@@ -757,3 +757,22 @@ def test_progress_bar_redraws_rarely(monkeypatch):
     lab.train(config, "copy_back", steps=3, batch_size=2, lr=1e-3, length=8, progress=True)
     assert seen["kwargs"]["mininterval"] >= 1.0
     assert seen["postfix_refresh"] == {False} and seen["closed"]
+
+
+@pytest.mark.parametrize("n, heads, length, budget, expected", [
+    (100, 4, 64, 2**21, 100),     # 4 * 64 * 64 = 16,384 numbers per row: 128 rows fit, 100 asked
+    (1000, 4, 256, 2**21, 8),     # 262,144 per row: 8 rows
+    (10, 4, 2048, 2**21, 1),      # one row is already over budget: still 1
+    (5000, 2, 32, 2**20, 512),    # the lab's evaluate budget: 2,048 per row
+])
+def test_rows_per_chunk_known_values(n, heads, length, budget, expected):
+    assert lab.rows_per_chunk(n, heads, length, budget) == expected
+
+
+@given(st.integers(1, 10_000), st.integers(1, 16), st.integers(1, 4096),
+       st.integers(1, 2**24))
+def test_rows_per_chunk_stays_within_budget(n, heads, length, budget):
+    rows = lab.rows_per_chunk(n, heads, length, budget)
+    assert 1 <= rows <= n
+    assert rows == 1 or rows * heads * length * length <= budget
+    assert rows == n or (rows + 1) * heads * length * length > budget   # as many as fit
