@@ -340,11 +340,8 @@ class Explorer:
         if self._updater is not None:
             return self._updater(**full)
         defaults = self._full({})
-        if self._plotted != defaults:
-            self._fig.clear()
-            self._fig.set_layout_engine("constrained")
-            result = self.plot(self._fig, **defaults)
-            self._plotted = defaults
+        if self._plotted is None:
+            result = self._replot(defaults)
             if callable(result):
                 # Lay the figure out once, then freeze it: later updates only move artists.
                 self._fig.draw_without_rendering()
@@ -352,11 +349,17 @@ class Explorer:
                 self._updater = result
                 return None if full == defaults else result(**full)
         if full != self._plotted:
-            self._fig.clear()
-            self._fig.set_layout_engine("constrained")
-            self.plot(self._fig, **full)
-            self._plotted = full
+            self._replot(full)
         return None
+
+    def _replot(self, values: dict[str, Any]) -> Any:
+        """Clear the figure and run ``plot`` for ``values``; returns what ``plot`` returned."""
+        assert self._fig is not None
+        self._fig.clear()
+        self._fig.set_layout_engine("constrained")
+        result = self.plot(self._fig, **values)
+        self._plotted = values
+        return result
 
     def render_png(self, compact: bool = False, **values: Any) -> bytes:
         """PNG bytes of the figure for ``values`` (defaults fill the rest), in the book style.

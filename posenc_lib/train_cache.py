@@ -254,11 +254,21 @@ def stored_result(name: str, spec_: dict[str, Any], compute: Callable[[], Any], 
         return json.loads(path.read_text(encoding="utf-8"))["result"]
     _check_miss_allowed(f"result {name!r}", path, "compute")
     result = compute()
-    text = json.dumps({"spec": full, "result": result}, sort_keys=True, indent=1)
+    text = _result_text(full, result)
     result = json.loads(text)["result"]  # what a later call reads back (tuples become lists)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text + "\n", encoding="utf-8")
-        tmp.replace(path)
+        _write_text(path, text)
     return result
+
+
+def _result_text(full: dict[str, Any], result: Any) -> str:
+    """A stored result's file: its full spec and the result, as JSON."""
+    return json.dumps({"spec": full, "result": result}, sort_keys=True, indent=1) + "\n"
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (through a temporary file)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

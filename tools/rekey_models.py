@@ -66,10 +66,7 @@ def rekey(folder: Path) -> tuple[int, int]:
         if model is not None:
             full["spec"]["model"] = renamed.get(model, model)
         target = path.with_name(f"{full['name']}-{train_cache.key_of(full)}.json")
-        text = json.dumps({"spec": full, "result": stored["result"]}, sort_keys=True, indent=1)
-        tmp = target.with_suffix(".tmp")
-        tmp.write_text(text + "\n", encoding="utf-8")
-        tmp.replace(target)
+        train_cache._write_text(target, train_cache._result_text(full, stored["result"]))
         if target != path:
             path.unlink()
         done += 1

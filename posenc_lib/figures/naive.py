@@ -397,11 +397,11 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
         _unit_circle(ax)
         ref = np.arange(n_points)
         # the reference dots and labels are redrawn over the moving level line, as in a full draw
-        marks: list[Artist] = [ax.plot(np.cos(omega * ref), np.sin(omega * ref), ".", color="#999999",
-                         markersize=4)[0]]
-        marks += [ax.annotate(str(r), (1.13 * math.cos(omega * r), 1.13 * math.sin(omega * r)),
-                              ha="center", va="center", fontsize=7, color="#777777")
-                  for r in range(0, 7)]
+        dots, = ax.plot(np.cos(omega * ref), np.sin(omega * ref), ".", color="#999999",
+                        markersize=4)
+        marks: list[Artist] = [dots, *(
+            ax.annotate(str(r), (1.13 * math.cos(omega * r), 1.13 * math.sin(omega * r)),
+                        ha="center", va="center", fontsize=7, color="#777777") for r in range(7))]
         level = ax.axhline(0, color=OKABE_ITO[2], linestyle="--", linewidth=1)
         start, = ax.plot([], [], "o", color=OKABE_ITO[0], markersize=10, markeredgecolor="black",
                          zorder=4, label="PE(p)")
