@@ -37,3 +37,15 @@ def test_rekey_renames_a_stale_model_and_keeps_its_arrays(tmp_path):
             if k != "spec":
                 np.testing.assert_array_equal(data[k], arrays[k])
     assert tool.rekey(tmp_path) == (0, 2)  # nothing left to do
+
+
+def test_rekey_gives_a_stale_result_its_current_name_and_bytes(tmp_path):
+    """A stored result made by older code, re-keyed, is byte for byte the current file."""
+    tool = load_tool("rekey_models")
+    current = sorted(train_cache.DEFAULT_DIR.glob("accuracy-*.json"))[0]
+    stored = json.loads(current.read_text(encoding="utf-8"))
+    stored["spec"]["code"] = "0" * 16  # as if computed by older code
+    (tmp_path / "accuracy-stale.json").write_text(json.dumps(stored), encoding="utf-8")
+    assert tool.rekey(tmp_path) == (1, 0)
+    assert [p.name for p in tmp_path.glob("*.json")] == [current.name]
+    assert (tmp_path / current.name).read_bytes() == current.read_bytes()
