@@ -192,11 +192,10 @@ def _stored_accuracies(model: lab.TrainResult, task: lab.Task, task_name: str, s
     sequences of 256 tokens takes seconds per model, and a chapter's sweeps evaluate dozens."""
     assert model.config is not None
     config, settings = _model_settings(model.config.position, task_name, seed, steps)
-    spec = {"model": train_cache.key(config, task, **settings), "task": repr(task),
+    spec = {"model": train_cache.model_name(config, task, **settings), "task": repr(task),
             "lengths": list(lengths), "n_sequences": n_sequences}
     return train_cache.stored_result(
-        "accuracy", spec, lambda: _accuracies(model, task, lengths, n_sequences),
-        code=(_accuracies,))
+        "accuracy", spec, lambda: _accuracies(model, task, lengths, n_sequences))
 
 
 # --------------------------------------------------------------------------------------------

@@ -141,7 +141,7 @@ class TrainResult:
 
 def train(config: LabConfig, task: Task | str, *, steps: int, batch_size: int, lr: float,
           seed: int = 0, length: int, progress: bool = True,
-          init: dict[str, np.ndarray] | None = None) -> TrainResult:
+          init: dict[str, np.ndarray] | None = None, stop_after: int | None = None) -> TrainResult:
     r"""Train a fresh model on fresh batches of ``task`` at sequence length ``length``.
 
     Adam at learning rate ``lr`` with a linear warm-up over the first 5% of the steps and a
@@ -152,6 +152,11 @@ def train(config: LabConfig, task: Task | str, *, steps: int, batch_size: int, l
     *fine-tune* of a trained model, e.g. with a stretched-RoPE ``config`` at a longer
     ``length``. They are copied (the dict passed in is not changed); ``seed`` then only drives
     the data stream.
+
+    ``stop_after`` (optional): stop after that many of the ``steps`` (the learning-rate schedule
+    is still the one of ``steps``), so the first losses of a long run can be reproduced
+    quickly: the tests compare them with the stored models' to show the training numerics
+    have not changed.
     """
     config = _check_config(config)
     task = _check_task(task, config)
@@ -161,6 +166,7 @@ def train(config: LabConfig, task: Task | str, *, steps: int, batch_size: int, l
     seed = check_nonneg_int("seed", seed)
     length = check_positive_int("length", length)
     check_bool("progress", progress)
+    run = steps if stop_after is None else min(steps, check_positive_int("stop_after", stop_after))
     _check_length(config, length, 0)
     if init is None:
         params = init_params(config, seed)
@@ -174,7 +180,7 @@ def train(config: LabConfig, task: Task | str, *, steps: int, batch_size: int, l
     # mininterval: at most one redraw per second. In Jupyter each redraw is a few widget
     # messages; faster redraws can flood the kernel's output channel, which drops messages
     # beyond its queue limit (and then a test runner such as nbval waits in vain).
-    bar = tqdm(range(steps), disable=not progress, desc=f"{config.position} · {task.name}",
+    bar = tqdm(range(run), disable=not progress, desc=f"{config.position} · {task.name}",
                leave=False, mininterval=1.0)
     for step in bar:
         tokens, targets, mask = task.sample(data_rng, batch_size, length)

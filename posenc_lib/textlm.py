@@ -403,9 +403,7 @@ def _curves_for(position: str, seed: int) -> dict[str, Any]:
             out["position_loss"][str(n)] = _round(nll.mean(0).reshape(-1, 8).mean(1))
         return out
 
-    return train_cache.stored_result(
-        "realtext-lm", spec, compute,
-        code=(_token_nll, nonoverlapping_nll, sliding_nll, perplexity, _round))
+    return train_cache.stored_result("realtext-lm", spec, compute)
 
 
 def length_curves() -> dict[str, Any]:
@@ -487,8 +485,7 @@ def _passkey_for(position: str, seed: int) -> dict[str, Any]:
                              for n in PASSKEY_DEPTH_LENGTHS] for d in PASSKEY_DEPTHS]
         return out
 
-    return train_cache.stored_result("realtext-passkey", spec, compute,
-                                     code=(passkey_accuracy, _check_model))
+    return train_cache.stored_result("realtext-passkey", spec, compute)
 
 
 def passkey_results() -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import shutil
@@ -14,6 +15,8 @@ import nbformat
 import pytest
 import yaml
 from tool_loader import load_tool
+
+from posenc_lib import extrapolation, textlm
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
@@ -90,3 +93,65 @@ def test_binder_renders_the_chapters_in_place(tmp_path: Path):
         nb = nbformat.read(tmp_path / p.name, as_version=4)
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
         assert "{glue:text}" not in text and "rendered for Binder" in text
+
+
+#: What the installed package must read with no checkout in sight: a stored result of chapters
+#: 10 and 12 (their length sweeps), chapter 10b's stored numbers, the corpus, every model file.
+_INSTALLED_READS = """
+import json, pathlib, sys
+import posenc_lib
+from posenc_lib import extrapolation, textlm, train_cache
+home = pathlib.Path(posenc_lib.__file__).parent
+ch10 = extrapolation.length_sweep("copy_back", factors=(1, 2, 4, 8))
+ch12 = extrapolation.length_sweep("latest_signal", factors=(1, 2, 4, 8))
+curves, passkey = textlm.length_curves(), textlm.passkey_results()
+print(json.dumps({
+    "home": str(home), "prefix": sys.prefix,
+    "ch10": ch10.accuracy["rope"], "ch12": ch12.accuracy["alibi"],
+    "ch10b": [curves["schemes"]["rope"][0]["nonoverlapping"], passkey["schemes"]["alibi"][0]],
+    "corpus": [len(textlm.corpus_text(s)) for s in textlm.SPLITS],
+    "problems": train_cache.check_folder(),
+    "models": len(train_cache.manifest()),
+}))
+"""
+
+
+def test_the_wheel_installed_in_a_fresh_environment_reads_every_stored_file(tmp_path: Path):
+    """The path a Colab reader takes: build the wheel, install it with its declared
+    dependencies into a fresh virtual environment outside the checkout, and there read stored
+    results of chapters 10, 10b and 12, the corpus and every stored model. With misses as errors,
+    a file missing from the wheel fails here instead of recomputing for minutes."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".venv*", "_build", "lab", ".git", "test-artifacts", "*.egg-info", "__pycache__",
+        "notebooks", "book", "tests", "benchmarks"))
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(wheels), str(src)],
+                   check=True, cwd=tmp_path)
+    (wheel,) = wheels.glob("posenc_lib-*.whl")
+    venv = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    # the versions the book is tested with (requirements.txt), so pip takes them from its cache
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+                    "--constraint", str(ROOT / "requirements.txt"), str(wheel)],
+                   check=True, cwd=tmp_path)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("POSENC_TRAIN_CACHE", "PYTHON", "VIRTUAL_ENV"))}
+    env["POSENC_TRAIN_CACHE_MISS"] = "error"
+    run = subprocess.run([str(python), "-c", _INSTALLED_READS], capture_output=True, text=True,
+                         env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    assert Path(got["home"]).is_relative_to(venv) and got["prefix"] == str(venv)
+    assert got["problems"] == [] and got["models"] == len(list((ROOT / "posenc_lib" /
+                                                                "trained").glob("*.npz")))
+    assert got["corpus"] == [len(textlm.corpus_text(s)) for s in textlm.SPLITS]
+    assert got["ch10"] == list(extrapolation.length_sweep("copy_back", factors=(1, 2, 4, 8))
+                               .accuracy["rope"])
+    assert got["ch12"] == list(extrapolation.length_sweep("latest_signal", factors=(1, 2, 4, 8))
+                               .accuracy["alibi"])
+    curves, passkey = textlm.length_curves(), textlm.passkey_results()
+    assert got["ch10b"] == [curves["schemes"]["rope"][0]["nonoverlapping"],
+                            passkey["schemes"]["alibi"][0]]

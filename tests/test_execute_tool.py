@@ -126,26 +126,36 @@ def test_an_unchanged_timing_keeps_its_stored_text_but_new_words_do_not():
     assert after.cells[0].outputs[0].text == "36 models, loaded: 80 s\n"
 
 
-def test_prune_deletes_only_unread_files_made_by_older_code(tmp_path, monkeypatch):
+def test_prune_deletes_only_unread_files_made_under_other_numerics(tmp_path, monkeypatch):
     """After a run over every chapter, a stored model or result goes only if no chapter read it
-    *and* today's code can never read it: the models behind chapter 10b's stored numbers (which
-    the chapter does not load) and the models only tests load stay."""
+    *and* today's code can never read it (another training-numerics version): the models behind
+    chapter 10b's stored numbers (which the chapter does not load) and the models only tests
+    load stay. A pruned model's manifest line goes with it."""
     import json
     import shutil
 
     from posenc_lib import train_cache
 
     monkeypatch.setattr(tool, "TRAINED", tmp_path)
-    model = sorted(train_cache.DEFAULT_DIR.glob("*.npz"))[0]
+    entries = train_cache.manifest(train_cache.DEFAULT_DIR)
+    current, old, old_read = sorted(entries)[:3]
+    for name in (current, old, old_read):
+        shutil.copy(train_cache.DEFAULT_DIR / name, tmp_path / name)
+    kept = {current: entries[current]}
+    for name in (old, old_read):
+        kept[name] = {**entries[name], "spec": {**entries[name]["spec"], "numerics": 0}}
+    (tmp_path / train_cache.MANIFEST).write_text(train_cache.manifest_text(kept))
     result = sorted(train_cache.DEFAULT_DIR.glob("*.json"))[0]
-    for path in (model, result):
-        shutil.copy(path, tmp_path / path.name)
-    old = json.loads(result.read_text(encoding="utf-8"))
-    old["spec"]["code"] = "0" * 16                      # made by older code
-    (tmp_path / "accuracy-stale.json").write_text(json.dumps(old), encoding="utf-8")
-    (tmp_path / "stale-read.json").write_text(json.dumps(old), encoding="utf-8")
+    shutil.copy(result, tmp_path / result.name)
+    stale = json.loads(result.read_text(encoding="utf-8"))
+    stale["spec"]["numerics"] = 0
+    (tmp_path / "accuracy-stale.json").write_text(json.dumps(stale), encoding="utf-8")
+    (tmp_path / "stale-read.json").write_text(json.dumps(stale), encoding="utf-8")
     log = tmp_path / "used.txt"
-    log.write_text("stale-read.json\n")                 # read by a chapter this run
-    assert tool.prune(log) == ["accuracy-stale.json"]
+    log.write_text(f"stale-read.json\n{old_read}\n")          # read by a chapter this run
+    assert tool.prune(log) == sorted(["accuracy-stale.json", old])
     assert sorted(p.name for p in tmp_path.glob("*.*") if p != log) == sorted(
-        [model.name, result.name, "stale-read.json"])
+        [current, old_read, result.name, "stale-read.json", train_cache.MANIFEST])
+    assert sorted(train_cache.manifest(tmp_path)) == sorted([current, old_read])
+    assert train_cache.check_folder(tmp_path) == []
+

@@ -4,8 +4,8 @@ Runs each notebook top to bottom in a fresh kernel with ``POSENC_WIDGETS=static`
 store pre-rendered frames that work on the website without a kernel) and saves the widget state
 in the notebook metadata. Lab models come from ``posenc_lib/trained/`` (``train_cache``): a model
 missing there is trained and stored. After a run over *every* chapter, stored models and results
-that no chapter used and that today's code cannot read (made by older training code) are
-deleted. Usage::
+that no chapter used and that today's code cannot read (made under another training-numerics
+version) are deleted. Usage::
 
     python tools/execute_notebooks.py                 # every notebook in notebooks/
     python tools/execute_notebooks.py notebooks/01_why_position.ipynb
@@ -225,31 +225,31 @@ def execute(path: Path, timeout: int = 900) -> float:
     return time.perf_counter() - start
 
 
-def _made_by(path: Path) -> str | None:
-    """The code hash stored in a model (``.npz``) or result (``.json``) file."""
-    if path.suffix == ".json":
-        return json.loads(path.read_text(encoding="utf-8"))["spec"].get("code")
-    import numpy as np
-
-    with np.load(path) as stored:
-        return json.loads(str(stored["spec"])).get("code")
-
-
 def prune(log: Path) -> list[str]:
     """Delete stored models and results that no chapter read (``log``) *and* that today's code
-    can never read (made by other training code); return their names.
+    can never read (trained or computed under another :data:`~posenc_lib.train_cache.NUMERICS`
+    version), with their manifest lines; return their names.
 
     A model that only stands behind stored results (chapter 10b reads its numbers, not its
     models) or that only tests load is kept: it is what those results are recomputed from.
     """
-    from posenc_lib.train_cache import code_hash
+    from posenc_lib import train_cache
 
     used = set(log.read_text().split()) if log.exists() else set()
-    stale = [p for p in [*TRAINED.glob("*.npz"), *TRAINED.glob("*.json")]
-             if p.name not in used and _made_by(p) != code_hash()]
-    for p in stale:
-        p.unlink()
-    return sorted(p.name for p in stale)
+    entries = train_cache.manifest(TRAINED)
+    stale = [name for name, e in entries.items()
+             if name not in used and e["spec"]["numerics"] != train_cache.NUMERICS]
+    for path in TRAINED.glob("*.json"):
+        numerics = json.loads(path.read_text(encoding="utf-8"))["spec"].get("numerics")
+        if path.name not in used and numerics != train_cache.NUMERICS:
+            stale.append(path.name)
+    for name in stale:
+        (TRAINED / name).unlink(missing_ok=True)
+    if any(name in entries for name in stale):
+        kept = {n: e for n, e in entries.items() if n not in stale}
+        (TRAINED / train_cache.MANIFEST).write_text(train_cache.manifest_text(kept),
+                                                    encoding="utf-8")
+    return sorted(stale)
 
 
 def main(argv: list[str]) -> int:
@@ -266,7 +266,7 @@ def main(argv: list[str]) -> int:
             subprocess.run([sys.executable, "-m", "pytest", "-q", *MODEL_TESTS], cwd=ROOT,
                            check=True)
             for name in prune(log):
-                print(f"deleted {name}: made by older code, and no chapter uses it")
+                print(f"deleted {name}: made under other training numerics, and no chapter uses it")
     return 0
 
 
