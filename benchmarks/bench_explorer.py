@@ -15,12 +15,12 @@ import pkgutil
 
 import numpy as np
 
-import posenc_lib.figures
+import posenc_lib.course.figures
 
 
 def factories():
-    for mod in pkgutil.iter_modules(posenc_lib.figures.__path__):
-        module = importlib.import_module(f"posenc_lib.figures.{mod.name}")
+    for mod in pkgutil.iter_modules(posenc_lib.course.figures.__path__):
+        module = importlib.import_module(f"posenc_lib.course.figures.{mod.name}")
         for name in getattr(module, "__all__", ()):
             if name.endswith("_explorer"):
                 yield f"{mod.name}.{name}", getattr(module, name)

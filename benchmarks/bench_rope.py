@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _timing import header, measure, row  # noqa: E402
 
-from posenc_lib import rope  # noqa: E402
+from posenc_lib.maths import rope  # noqa: E402
 
 
 def main(repeats: int = 9) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _timing import header, measure, row  # noqa: E402
 
-from posenc_lib import rope  # noqa: E402
+from posenc_lib.maths import rope  # noqa: E402
 
 
 def compare(seq: int = 1024, d: int = 128, repeats: int = 15) -> dict[str, np.ndarray]:

@@ -20,7 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from posenc_lib import lab, textlm  # noqa: E402
+from posenc_lib import lab  # noqa: E402
+from posenc_lib.lab import textlm  # noqa: E402
 
 BUDGET_S = 60.0
 

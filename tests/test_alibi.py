@@ -1,9 +1,10 @@
-"""posenc_lib.alibi: slopes by the reference rule, the bias, and the last row of a five-token example."""
+"""posenc_lib.maths.alibi: slopes by the reference rule, the bias, and the last row of a
+five-token example."""
 
 import numpy as np
 import pytest
 
-from posenc_lib import alibi, attention
+from posenc_lib.maths import alibi, attention
 
 
 def test_slopes_8_heads_are_halvings():

@@ -1,11 +1,11 @@
-"""posenc_lib.attention: softmax and scaled dot-product attention."""
+"""posenc_lib.maths.attention: softmax and scaled dot-product attention."""
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import attention
+from posenc_lib.maths import attention
 
 
 def loop_attention(q, k, v, mask=None):

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from tool_loader import load_tool
 
-from posenc_lib import extrapolation, textlm
+from posenc_lib.lab import extrapolation, storage, textlm
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
@@ -51,20 +51,32 @@ def test_the_install_cell_names_the_configured_repository_and_branch():
     assert _requirement() == f"posenc-lib @ git+{repo['url']}@{repo['branch']}"
 
 
+def _copy_checkout(dst: Path) -> Path:
+    """What the package is built from: the checkout without its environments, builds, caches and
+    the JupyterLab copies (top-level ``lab/``; the library's own ``posenc_lib/lab`` stays)."""
+    top = {".venv", ".venv-hf", "_build", "lab", ".git", "test-artifacts", "notebooks", "book",
+           "tests", "benchmarks"}
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        skip = {n for n in names if n == "__pycache__" or n.endswith(".egg-info")}
+        return skip | (top & set(names) if Path(folder) == ROOT else set())
+
+    shutil.copytree(ROOT, dst, ignore=ignore)
+    return dst
+
+
 def test_what_the_install_cell_installs_works_from_a_local_checkout(tmp_path: Path):
     """The same pip install with the repository replaced by this checkout (no network):
     the package builds and brings its stored lab models."""
-    src = tmp_path / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".venv", "_build", "lab", ".git", "test-artifacts", "*.egg-info", "__pycache__", "notebooks"))
+    src = _copy_checkout(tmp_path / "src")
     target = tmp_path / "site"
     requirement = _requirement().replace(_requirement().split(" @ ")[1], src.as_uri())
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                     "--no-build-isolation", "--target", str(target), requirement],
                    check=True, cwd=tmp_path)
-    models = list((target / "posenc_lib" / "trained").glob("*.npz"))
-    assert len(models) == len(list((ROOT / "posenc_lib" / "trained").glob("*.npz"))) > 0
-    code = ("import posenc_lib, posenc_lib.quizzes.ch08, pathlib; "
+    models = list((target / "posenc_lib" / "lab" / "trained").glob("*.npz"))
+    assert len(models) == len(list((ROOT / "posenc_lib" / "lab" / "trained").glob("*.npz"))) > 0
+    code = ("import posenc_lib, posenc_lib.course.quizzes.ch08, pathlib; "
             "print(pathlib.Path(posenc_lib.__file__).parent)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path).stdout
@@ -100,7 +112,7 @@ def test_binder_renders_the_chapters_in_place(tmp_path: Path):
 _INSTALLED_READS = """
 import json, pathlib, sys
 import posenc_lib
-from posenc_lib import extrapolation, textlm, train_cache
+from posenc_lib.lab import extrapolation, storage, textlm
 home = pathlib.Path(posenc_lib.__file__).parent
 ch10 = extrapolation.length_sweep("copy_back", factors=(1, 2, 4, 8))
 ch12 = extrapolation.length_sweep("latest_signal", factors=(1, 2, 4, 8))
@@ -110,8 +122,8 @@ print(json.dumps({
     "ch10": ch10.accuracy["rope"], "ch12": ch12.accuracy["alibi"],
     "ch10b": [curves["schemes"]["rope"][0]["nonoverlapping"], passkey["schemes"]["alibi"][0]],
     "corpus": [len(textlm.corpus_text(s)) for s in textlm.SPLITS],
-    "problems": train_cache.check_folder(),
-    "models": len(train_cache.manifest()),
+    "problems": storage.check_folder(),
+    "models": len(storage.manifest()),
 }))
 """
 
@@ -121,10 +133,7 @@ def test_the_wheel_installed_in_a_fresh_environment_reads_every_stored_file(tmp_
     dependencies into a fresh virtual environment outside the checkout, and there read stored
     results of chapters 10, 10b and 12, the corpus and every stored model. With misses as errors,
     a file missing from the wheel fails here instead of recomputing for minutes."""
-    src = tmp_path / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".venv*", "_build", "lab", ".git", "test-artifacts", "*.egg-info", "__pycache__",
-        "notebooks", "book", "tests", "benchmarks"))
+    src = _copy_checkout(tmp_path / "src")
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--no-build-isolation", "--wheel-dir", str(wheels), str(src)],
@@ -145,8 +154,8 @@ def test_the_wheel_installed_in_a_fresh_environment_reads_every_stored_file(tmp_
     assert run.returncode == 0, run.stderr[-3000:]
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert Path(got["home"]).is_relative_to(venv) and got["prefix"] == str(venv)
-    assert got["problems"] == [] and got["models"] == len(list((ROOT / "posenc_lib" /
-                                                                "trained").glob("*.npz")))
+    assert got["problems"] == []
+    assert got["models"] == len(list(storage.DEFAULT_DIR.glob("*.npz")))
     assert got["corpus"] == [len(textlm.corpus_text(s)) for s in textlm.SPLITS]
     assert got["ch10"] == list(extrapolation.length_sweep("copy_back", factors=(1, 2, 4, 8))
                                .accuracy["rope"])

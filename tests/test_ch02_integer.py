@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, exercises, quiz, toy
-from posenc_lib.figures import naive
-from posenc_lib.plotting import new_figure
+from posenc_lib.course import exercises, quizzes, toy
+from posenc_lib.course.figures import naive
+from posenc_lib.display.plotting import new_figure
+from posenc_lib.maths import encodings
 
 
 # -- the claims of "Size or spacing?" and "What size does break" ------------------------------
@@ -57,7 +58,7 @@ def _correct(q):
 
 
 def test_quiz_kinds_and_lengths():
-    qs = quiz.chapter(2).questions
+    qs = quizzes.chapter(2).questions
     assert len(qs) >= 3
     assert sum(q.kind in ("predict", "compute") for q in qs) >= 2
     lens = [([len(o.text) for o in q.options], len(_correct(q).text)) for q in qs]
@@ -74,7 +75,7 @@ def _nearest_word_score(x, lab):
 
 
 def test_quiz_numbers_by_hand():
-    q1, q2, q3, q4 = quiz.chapter(2).questions
+    q1, q2, q3, q4 = quizzes.chapter(2).questions
     assert _correct(q1).text == str(round(10 * math.sqrt(64))) == "80"
     assert {o.text for o in q1.options} == {"8", "80", "640", "6400"}    # √64, 10·64, 100·64
     _, labels, vectors = toy.clustered_vocabulary(d=16)

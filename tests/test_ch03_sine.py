@@ -1,7 +1,7 @@
 """Chapter 3 (a single sine): the facts the chapter states, its explorer, quiz and hand example.
 
 Counts are recomputed here with plain numpy (rounding and brute-force pair loops), not with
-``posenc_lib.periodicity``.
+``posenc_lib.maths.periodicity``.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from posenc_lib import quiz
-from posenc_lib.exercises import ch03 as checkers
-from posenc_lib.figures import naive
-from posenc_lib.plotting import new_figure
+from posenc_lib.course import quizzes
+from posenc_lib.course.exercises import ch03 as checkers
+from posenc_lib.course.figures import naive
+from posenc_lib.display.plotting import new_figure
 
 POS = np.arange(1001)
 
@@ -103,7 +103,7 @@ def test_hand_example_tells_the_usual_mistakes_apart():
 
 
 def test_quiz_rules_for_chapter_3():
-    q = quiz.chapter(3)
+    q = quizzes.chapter(3)
     kinds = [x.kind for x in q.questions]
     assert "compute" in kinds or "predict" in kinds
     n = len(q.questions)

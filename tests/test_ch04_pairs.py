@@ -11,8 +11,9 @@ from collections import Counter
 
 import numpy as np
 
-from posenc_lib import encodings, periodicity, quiz
-from posenc_lib.figures import naive
+from posenc_lib.course import quizzes
+from posenc_lib.course.figures import naive
+from posenc_lib.maths import encodings, periodicity
 
 CHAPTER = 4
 
@@ -75,7 +76,7 @@ def test_explorer_static_grid_has_the_positions_the_text_asks_for():
 
 
 def test_quiz_follows_the_book_rules():
-    q = quiz.chapter(CHAPTER)
+    q = quizzes.chapter(CHAPTER)
     kinds = Counter(x.kind for x in q.questions)
     assert kinds["predict"] + kinds["compute"] >= 1
     longest = shortest = 0

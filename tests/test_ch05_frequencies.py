@@ -9,8 +9,9 @@ import re
 import numpy as np
 import pytest
 
-from posenc_lib import encodings, exercises, periodicity, quiz
-from posenc_lib.figures import naive
+from posenc_lib.course import exercises, quizzes
+from posenc_lib.course.figures import naive
+from posenc_lib.maths import encodings, periodicity
 
 
 def _similarity(omegas: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -65,7 +66,7 @@ def test_the_octave_checker_needs_the_tolerance():
 
 
 def test_quiz_of_chapter_5():
-    q = quiz.chapter(5)
+    q = quizzes.chapter(5)
     assert len(q.questions) >= 4
     assert {x.kind for x in q.questions} >= {"predict", "compute"}
     longest = shortest = 0
@@ -82,7 +83,7 @@ def test_quiz_of_chapter_5():
 
 @pytest.mark.parametrize("d", [4, 64, 512])
 def test_linear_explorer_runs(d):
-    from posenc_lib.plotting import new_figure
+    from posenc_lib.display.plotting import new_figure
 
     fig = new_figure(7.6, 3.4)
     explorer = naive.linear_explorer()

@@ -1,4 +1,4 @@
-"""Chapter 7 additions to posenc_lib.relative: T5 bucket ranges and logits with positions."""
+"""Chapter 7 additions to posenc_lib.maths.relative: T5 bucket ranges and logits with positions."""
 
 import math
 
@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, relative, toy
+from posenc_lib.course import toy
+from posenc_lib.maths import encodings, relative
 
 
 # -- t5_bucket_ranges ----------------------------------------------------------------------------
@@ -119,7 +120,7 @@ def test_logits_validation():
 
 
 # -- the man -> threw demo (figures.relative) -------------------------------------------------------
-from posenc_lib.figures import relative as relative_figures  # noqa: E402
+from posenc_lib.course.figures import relative as relative_figures  # noqa: E402
 
 
 def test_pair_logit_terms_add_up_to_the_sinusoidal_logit():

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, exercises, quiz, rope
-from posenc_lib.exercises import ch08 as ch08_checkers
-from posenc_lib.figures import rope as rope_figures
+from posenc_lib.course import exercises, quizzes
+from posenc_lib.course.exercises import ch08 as ch08_checkers
+from posenc_lib.course.figures import rope as rope_figures
+from posenc_lib.maths import encodings, rope
 
 seeds = st.integers(0, 2**32 - 1)
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "08_rope.ipynb"
@@ -235,7 +236,7 @@ def test_chapter_has_the_new_sections_exercise_and_quiz():
     stubs = [c for c in nb.cells if "def to_rotate_half_weight" in c.source]
     assert len(stubs) == 2 and "..." in stubs[0].source
     assert "hide-cell" in stubs[1].metadata.get("tags", [])
-    prompts = " ".join(q.prompt for q in quiz.chapter(8).questions)
+    prompts = " ".join(q.prompt for q in quizzes.chapter(8).questions)
     for needle in ("rotary_pct", "rotary_dim", "nn.Linear", "Axial", "φ(m)"):
         assert needle in prompts, needle
 
@@ -333,7 +334,7 @@ def test_axial_query_reaches_one_block_of_offsets():
 
 
 def test_quiz_distractors_are_coherent():
-    questions = quiz.chapter(8).questions
+    questions = quizzes.chapter(8).questions
     q6 = next(q for q in questions if "rotary_pct" in q.prompt)
     texts = [o.text for o in q6.options]
     assert all(t.endswith("rad per position") and " coordinates at " in t for t in texts)

@@ -1,4 +1,4 @@
-"""Chapter 8 additions to posenc_lib.rope: 2-D rotation, dense form, pairings, values, decay."""
+"""Chapter 8 additions to posenc_lib.maths.rope: 2-D rotation, dense form, pairings, values, decay."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import attention, rope
+from posenc_lib.maths import attention, rope
 
 dims = st.integers(1, 24).map(lambda k: 2 * k)
 pairings = st.sampled_from(["interleaved", "half"])
@@ -266,7 +266,7 @@ def test_decay_validation():
 # -- exercise checkers (typical mistakes: tests/exercises_cases/ch08.py) ----------------------
 from exercises_cases import ch08 as _cases  # noqa: E402
 
-from posenc_lib import exercises  # noqa: E402
+from posenc_lib.course import exercises  # noqa: E402
 
 
 def test_rope_half_checker_accepts_float32_and_in_place_answers():
@@ -311,9 +311,9 @@ def test_to_rotate_half_sorting_is_not_called_unchanged():
 
 # -- quick check: understanding, not recall; the answer not given away by its length ------------
 def test_chapter_quiz_asks_for_predictions_and_hides_the_answer_length():
-    from posenc_lib import quiz
+    from posenc_lib.course import quizzes
 
-    questions = quiz.chapter(8).questions
+    questions = quizzes.chapter(8).questions
     assert sum(q.kind in ("predict", "compute") for q in questions) >= 3
     longest = shortest = 0
     for q in questions:

@@ -1,4 +1,4 @@
-"""Chapter 9 additions to posenc_lib.alibi, its exercise checkers and its figures."""
+"""Chapter 9 additions to posenc_lib.maths.alibi, its exercise checkers and its figures."""
 
 import math
 
@@ -8,9 +8,10 @@ from exercises_cases import ch09 as cases
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import alibi, attention, exercises
-from posenc_lib.figures import alibi as figs
-from posenc_lib.plotting import new_figure
+from posenc_lib.course import exercises
+from posenc_lib.course.figures import alibi as figs
+from posenc_lib.display.plotting import new_figure
+from posenc_lib.maths import alibi, attention
 
 slopes_st = st.floats(min_value=1 / 256, max_value=1.0)
 lengths = st.integers(min_value=1, max_value=40)

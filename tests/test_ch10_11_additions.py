@@ -10,9 +10,11 @@ import math
 import numpy as np
 import pytest
 
-from posenc_lib import attention, encodings, explorer, quiz, rope_scaling
-from posenc_lib.figures import scaling as scaling_figures
-from posenc_lib.plotting import new_figure, png_bytes
+from posenc_lib.course import quizzes
+from posenc_lib.course.figures import scaling as scaling_figures
+from posenc_lib.display import explorer, quiz
+from posenc_lib.display.plotting import new_figure, png_bytes
+from posenc_lib.maths import attention, encodings, rope_scaling
 
 
 # -- the explorer ---------------------------------------------------------------------------------
@@ -122,7 +124,7 @@ def test_dynamic_stretch_curves():
 
 # -- the quizzes ------------------------------------------------------------------------------------
 def _question(number: int, start: str, **values) -> quiz.Question:
-    q = quiz.chapter(number, **values) if values else quiz.chapter(number)
+    q = quizzes.chapter(number, **values) if values else quizzes.chapter(number)
     hits = [x for x in q.questions if x.prompt.startswith(start)]
     assert len(hits) == 1, start
     return hits[0]
@@ -156,7 +158,7 @@ def test_the_sink_question_of_the_ch10_quiz_has_no_length_cue_and_says_on_averag
     import inspect
     from types import SimpleNamespace
 
-    from posenc_lib.quizzes import ch10
+    from posenc_lib.course.quizzes import ch10
 
     class _Any(float):  # stands in for any result the quiz reads (an accuracy of 0.5)
         def __new__(cls):

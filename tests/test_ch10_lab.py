@@ -1,4 +1,4 @@
-"""Chapter 10: the exercise checkers and the figures of posenc_lib.figures.lab."""
+"""Chapter 10: the exercise checkers and the figures of posenc_lib.course.figures.lab."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import exercises_cases.ch10 as cases
 import numpy as np
 import pytest
 
-from posenc_lib import exercises
-from posenc_lib import extrapolation as X
-from posenc_lib.exercises import ch10
-from posenc_lib.figures import lab as figs
-from posenc_lib.plotting import new_figure, png_bytes
+from posenc_lib.course import exercises
+from posenc_lib.course.exercises import ch10
+from posenc_lib.course.figures import lab as figs
+from posenc_lib.display.plotting import new_figure, png_bytes
+from posenc_lib.lab import extrapolation as X
 
 # ------------------------------------------------------------------------------------------
 # Exercise checkers
@@ -235,12 +235,12 @@ def test_order_bars_of_seed_sweeps_show_the_mean_and_the_range():
 
 
 def test_quiz_quotes_the_results_it_is_given():
-    from posenc_lib import quiz
+    from posenc_lib.course import quizzes
     order = _seeds("order", (32,), positions=X.SCHEMES)
     order_bos = _seeds("order_bos", (32,), positions=X.SCHEMES)
     long = X.SweepResult("copy_back", 32, (32, 64, 128, 256), ("alibi",),
                          {"alibi": (0.65, 0.58, 0.51, 0.45)}, {"alibi": 1.0})
-    q = quiz.chapter(10, order=order, order_bos=order_bos, latest=_sweep("latest_signal"),
+    q = quizzes.chapter(10, order=order, order_bos=order_bos, latest=_sweep("latest_signal"),
                      sweep=_sweep(), copy_seeds=_seeds(), alibi_long=long)
     text = q._repr_mimebundle_()["text/plain"]
     assert "0.90, 0.85, 0.80" in text          # ALiBi with a start token, seed by seed

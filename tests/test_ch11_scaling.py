@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, rope, rope_scaling
-from posenc_lib.figures import scaling as scaling_figures
-from posenc_lib.plotting import new_figure
+from posenc_lib.course.figures import scaling as scaling_figures
+from posenc_lib.display.plotting import new_figure
+from posenc_lib.maths import encodings, rope, rope_scaling
 
 dims = st.integers(1, 16).map(lambda k: 2 * k)
 pairings = st.sampled_from(["interleaved", "half"])
@@ -452,7 +452,7 @@ def test_explorer_blitting_matches_a_fresh_drawing():
 
     from PIL import Image
 
-    from posenc_lib.plotting import png_bytes
+    from posenc_lib.display.plotting import png_bytes
 
     def pixels(png: bytes) -> np.ndarray:
         return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)

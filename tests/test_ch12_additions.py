@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from posenc_lib import catalogue, encodings, quiz, rope, rope_scaling
-from posenc_lib.figures import summary as figs
-from posenc_lib.plotting import new_figure, png_bytes
-from posenc_lib.quizzes import ch12 as ch12_quiz
+from posenc_lib.course import catalogue, quizzes
+from posenc_lib.course.figures import summary as figs
+from posenc_lib.course.quizzes import ch12 as ch12_quiz
+from posenc_lib.display.plotting import new_figure, png_bytes
+from posenc_lib.maths import encodings, rope, rope_scaling
 
 ROOT = Path(__file__).resolve().parents[1]
 BIB_KEYS = set(re.findall(r"^@\w+\{([^,]+),", (ROOT / "book" / "references.bib").read_text(),
@@ -198,7 +199,7 @@ def test_whole_width_permutation_moves_rows_between_heads():
 def test_gpt_neox_quiz_numbers():
     assert (ch12_quiz._NEOX_HEAD, ch12_quiz._NEOX_ROT, ch12_quiz._NEOX_PAIRS,
             ch12_quiz._NEOX_WIDTH_PAIRS) == (96, 24, 12, 768)
-    q = quiz.chapter(12)
+    q = quizzes.chapter(12)
     assert len(q.questions) == 8
     prompts = " ".join(x.prompt for x in q.questions)
     assert "rotary_pct = 0.25" in prompts and "Kazemnejad" in prompts

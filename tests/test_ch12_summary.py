@@ -11,9 +11,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import catalogue, encodings, exercises, extrapolation, lab, relative
-from posenc_lib.figures import summary as figs
-from posenc_lib.plotting import new_figure, png_bytes
+from posenc_lib import lab
+from posenc_lib.course import catalogue, exercises
+from posenc_lib.course.figures import summary as figs
+from posenc_lib.display.plotting import new_figure, png_bytes
+from posenc_lib.lab import extrapolation
+from posenc_lib.maths import encodings, relative
 
 ROOT = Path(__file__).resolve().parents[1]
 BIB_KEYS = set(re.findall(r"^@\w+\{([^,]+),", (ROOT / "book" / "references.bib").read_text(),
@@ -127,7 +130,7 @@ def test_parameter_counts_known_values():
     assert catalogue.position_parameters("shaw", 512, 512, 8, 6, shaw_per_head=True) == 202_752
     # their big model: k = 8, d = 1024, 16 heads of 64, shared: 6 x 2 x 17 x 64
     assert catalogue.position_parameters("shaw", 512, 1024, 16, 6, shaw_k=8) == 13_056
-    for key in ("sinusoidal", "rope", "alibi", "nope", "pi", "ntk", "abf", "yarn"):
+    for key in ("sinusoidal", "rope", "alibi", "none", "pi", "ntk", "abf", "yarn"):
         assert catalogue.position_parameters(key, 2048, 4096, 32, 32) == 0
 
 
@@ -273,7 +276,7 @@ def test_rope_bases():
     assert contexts == {"LLaMA": 2048, "Llama 2": 4096, "Llama 2 Long": 32_768,
                         "Code Llama": 16_384}
     # a larger base leaves more pairs under one turn, even at the longer training length
-    from posenc_lib import rope_scaling
+    from posenc_lib.maths import rope_scaling
     under = {k: int((rope_scaling.turns(128, bases[k], n) < 1).sum()) for k, n in contexts.items()}
     # (a count at each model's own length: past that length, every such pair leaves its trained
     # arc by the same factor whatever the base, so these counts do not rank the bases)
@@ -283,7 +286,7 @@ def test_rope_bases():
 # -- probing layers -----------------------------------------------------------------------------
 @pytest.mark.parametrize("scheme", catalogue.LAYER_SCHEMES)
 def test_probe_finds_where_each_scheme_acts(scheme):
-    key = "nope" if scheme == "none" else scheme
+    key = scheme
     for seed in (0, 3):
         layer = catalogue.position_layer(scheme, seed=seed)
         assert catalogue.classify_layer(layer) == catalogue.method(key).acts_on

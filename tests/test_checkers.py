@@ -18,8 +18,8 @@ import exercises_cases
 import numpy as np
 import pytest
 
-from posenc_lib import exercises
-from posenc_lib.exercises import Report
+from posenc_lib.course import exercises
+from posenc_lib.course.exercises import Report
 
 CHECKERS = sorted(n for n in exercises.__all__ if n.startswith("check_"))
 CASES: dict[str, dict[str, Any]] = {}

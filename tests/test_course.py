@@ -6,9 +6,11 @@ import pytest
 from ipywidgets.widgets.widget import _instances as live_widgets
 from ipywidgets.widgets.widget_link import Link
 
-from posenc_lib import attention, exercises, quiz, toy
-from posenc_lib.numbers import below, rounded
-from posenc_lib.source import show_source
+from posenc_lib.course import exercises, toy
+from posenc_lib.display import quiz
+from posenc_lib.display.numbers import below, rounded
+from posenc_lib.display.source import show_source
+from posenc_lib.maths import attention
 
 
 def make_question():
@@ -169,7 +171,7 @@ def test_unrecognised_non_finite_results_get_the_recipe_not_a_guess():
 
 
 def test_attention_checker_cases_test_what_they_claim():
-    from posenc_lib.exercises import ch01
+    from posenc_lib.course.exercises import ch01
 
     q, k = ch01._overflow_test_case()
     s = q @ k.T / 2

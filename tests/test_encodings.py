@@ -1,4 +1,4 @@
-"""posenc_lib.encodings: known values (worked by hand), properties, validation."""
+"""posenc_lib.maths.encodings: known values (worked by hand), properties, validation."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings
+from posenc_lib.maths import encodings
 
 
 # -- worked examples -------------------------------------------------------------------------

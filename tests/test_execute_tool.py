@@ -134,18 +134,18 @@ def test_prune_deletes_only_unread_files_made_under_other_numerics(tmp_path, mon
     import json
     import shutil
 
-    from posenc_lib import train_cache
+    from posenc_lib.lab import storage
 
     monkeypatch.setattr(tool, "TRAINED", tmp_path)
-    entries = train_cache.manifest(train_cache.DEFAULT_DIR)
+    entries = storage.manifest(storage.DEFAULT_DIR)
     current, old, old_read = sorted(entries)[:3]
     for name in (current, old, old_read):
-        shutil.copy(train_cache.DEFAULT_DIR / name, tmp_path / name)
+        shutil.copy(storage.DEFAULT_DIR / name, tmp_path / name)
     kept = {current: entries[current]}
     for name in (old, old_read):
         kept[name] = {**entries[name], "spec": {**entries[name]["spec"], "numerics": 0}}
-    (tmp_path / train_cache.MANIFEST).write_text(train_cache.manifest_text(kept))
-    result = sorted(train_cache.DEFAULT_DIR.glob("*.json"))[0]
+    (tmp_path / storage.MANIFEST).write_text(storage.manifest_text(kept))
+    result = sorted(storage.DEFAULT_DIR.glob("*.json"))[0]
     shutil.copy(result, tmp_path / result.name)
     stale = json.loads(result.read_text(encoding="utf-8"))
     stale["spec"]["numerics"] = 0
@@ -155,7 +155,7 @@ def test_prune_deletes_only_unread_files_made_under_other_numerics(tmp_path, mon
     log.write_text(f"stale-read.json\n{old_read}\n")          # read by a chapter this run
     assert tool.prune(log) == sorted(["accuracy-stale.json", old])
     assert sorted(p.name for p in tmp_path.glob("*.*") if p != log) == sorted(
-        [current, old_read, result.name, "stale-read.json", train_cache.MANIFEST])
-    assert sorted(train_cache.manifest(tmp_path)) == sorted([current, old_read])
-    assert train_cache.check_folder(tmp_path) == []
+        [current, old_read, result.name, "stale-read.json", storage.MANIFEST])
+    assert sorted(storage.manifest(tmp_path)) == sorted([current, old_read])
+    assert storage.check_folder(tmp_path) == []
 

@@ -1,4 +1,4 @@
-"""posenc_lib.explorer: parameters, both modes, and every explorer the book ships."""
+"""posenc_lib.display.explorer: parameters, both modes, and every explorer the book ships."""
 
 import importlib
 import pkgutil
@@ -9,15 +9,15 @@ import pytest
 from ipywidgets.widgets.widget import _instances as live_widgets
 from ipywidgets.widgets.widget_link import Link
 
-import posenc_lib.figures
-from posenc_lib import explorer as E
+import posenc_lib.course.figures
+from posenc_lib.display import explorer as E
 
 
 def all_explorer_factories():
-    """Every ``*_explorer`` function in posenc_lib.figures (each builds one book explorer)."""
+    """Every ``*_explorer`` function in posenc_lib.course.figures (each builds one book explorer)."""
     found = []
-    for mod in pkgutil.iter_modules(posenc_lib.figures.__path__):
-        module = importlib.import_module(f"posenc_lib.figures.{mod.name}")
+    for mod in pkgutil.iter_modules(posenc_lib.course.figures.__path__):
+        module = importlib.import_module(f"posenc_lib.course.figures.{mod.name}")
         for name in getattr(module, "__all__", dir(module)):
             if name.endswith("_explorer") and callable(getattr(module, name)):
                 found.append(pytest.param(getattr(module, name), id=f"{mod.name}.{name}"))
@@ -190,7 +190,7 @@ def _pixels(png: bytes) -> np.ndarray:
 def _live_vs_fresh(factory, walk):
     """For each values in ``walk``: per-pixel largest channel difference between the live
     explorer's image (reached by the walk, redrawn, not cached) and a fresh explorer's full draw."""
-    from posenc_lib.plotting import png_bytes
+    from posenc_lib.display.plotting import png_bytes
 
     live = factory()
     for values in walk:
@@ -289,7 +289,7 @@ def test_slope_labels(m, label):
 
 def test_live_images_are_cached_per_value_and_match_a_redraw():
     """A value already shown comes from the cache, and is the image a fresh redraw gives."""
-    from posenc_lib.figures import relative as relative_figures
+    from posenc_lib.course.figures import relative as relative_figures
 
     ex = relative_figures.t5_buckets_explorer()
     first = ex.render_png(num_buckets=16, max_distance=64)
@@ -301,8 +301,8 @@ def test_live_images_are_cached_per_value_and_match_a_redraw():
 
 
 def test_live_image_cache_is_bounded():
-    from posenc_lib import explorer as explorer_module
-    from posenc_lib.figures import relative as relative_figures
+    from posenc_lib.course.figures import relative as relative_figures
+    from posenc_lib.display import explorer as explorer_module
 
     ex = relative_figures.shaw_clipping_explorer()
     for k in range(17):

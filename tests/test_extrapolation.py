@@ -1,4 +1,4 @@
-"""posenc_lib.extrapolation: the length sweep, its scores and the tools that look inside models."""
+"""posenc_lib.lab.extrapolation: the length sweep, its scores and the tools that look inside models."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import alibi, lab, relative
-from posenc_lib import extrapolation as X
+from posenc_lib import lab
+from posenc_lib.lab import extrapolation as X
+from posenc_lib.maths import alibi, relative
 
 TINY = 8  # training steps for the cheap tests: enough to run every code path
 
@@ -472,7 +473,7 @@ def test_quoted_paper_numbers_are_consistent_with_the_papers_claims():
 
 
 def test_stored_accuracies_are_what_evaluate_gives(monkeypatch):
-    """A chapter's sweep reads its accuracies from posenc_lib/trained/: they are lab.evaluate's
+    """A chapter's sweep reads its accuracies from posenc_lib/lab/trained/: they are lab.evaluate's
     numbers for the stored model (recomputed here), and other settings are not read from them."""
     r = X.length_sweep("copy_back", positions=("t5", "alibi"), factors=(1, 2, 4, 8))
     task = X.make_task("copy_back")

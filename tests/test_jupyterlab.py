@@ -86,7 +86,7 @@ def _expected(path: Path) -> dict[str, int]:
     code = [c for c in nb.cells if c.cell_type == "code"]
     explorers = sum(1 for c in code for o in c.get("outputs", [])
                     if "<Explorer " in "".join(o.get("data", {}).get("text/plain", "")))
-    quizzes = sum(1 for c in code if "quiz.chapter(" in c.source)
+    quizzes = sum(1 for c in code if "quizzes.chapter(" in c.source)
     hidden = sum(1 for c in code if c.metadata.get("jupyter", {}).get("source_hidden"))
     return {"explorers": explorers, "quizzes": quizzes, "hidden": hidden}
 

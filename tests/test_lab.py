@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import alibi, lab, lab_train, relative
+from posenc_lib import lab
+from posenc_lib.lab import training as lab_train
+from posenc_lib.maths import alibi, relative
 
 ENCODINGS = ("learned", "sinusoidal", "rope", "alibi", "t5")  # every scheme but "none"
 
@@ -647,8 +649,8 @@ def test_factor_one_is_plain_rope():
 @pytest.mark.parametrize("method,factor", [("linear", 4.0), ("ntk", 8.0), ("yarn", 8.0)])
 def test_scaled_attention_matches_an_independent_computation(method, factor):
     """First-layer attention from the dense rotation matrices with the same frequencies."""
-    from posenc_lib import rope, rope_scaling
-    from posenc_lib.attention import softmax
+    from posenc_lib.maths import rope, rope_scaling
+    from posenc_lib.maths.attention import softmax
 
     config = tiny("rope", d_model=16, n_heads=2, max_len=8, rope_scaling=method,
                   rope_factor=factor)
@@ -711,7 +713,8 @@ def test_train_from_init_is_a_fine_tune():
     ({"rope_scaling": "ntk", "rope_factor": 0.5}, ValueError, r"rope_factor must be >= 1, got 0.5"),
     ({"rope_scaling": "ntk", "rope_factor": "2"}, TypeError, r"rope_factor must be a real number"),
     ({"rope_scaling": "linear", "rope_factor": 2.0, "position": "alibi"}, ValueError,
-     r"rope_scaling='linear' needs position='rope', got position='alibi'"),
+     r"rope_scaling='linear' needs a scheme that rotates queries and keys \(position='rope'\), got "
+     r"position='alibi'"),
 ])
 def test_rope_scaling_config_validation(kw, exc, pattern):
     with pytest.raises(exc, match=pattern):

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, periodicity, toy
+from posenc_lib.course import toy
+from posenc_lib.maths import encodings, periodicity
 
 
 # -- encodings: known values -----------------------------------------------------------------

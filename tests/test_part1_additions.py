@@ -15,9 +15,10 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from posenc_lib import encodings, periodicity, toy
-from posenc_lib.figures import attention as attention_figures
-from posenc_lib.figures import sinusoidal as sinusoidal_figures
+from posenc_lib.course import toy
+from posenc_lib.course.figures import attention as attention_figures
+from posenc_lib.course.figures import sinusoidal as sinusoidal_figures
+from posenc_lib.maths import encodings, periodicity
 
 
 # -- periodicity.spectrum / peak_frequencies --------------------------------------------------

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from posenc_lib import exercises
+from posenc_lib.course import exercises
 
 
 # -- independent correct answers (written here, not taken from the library) -------------------

@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from posenc_lib import quiz
+from posenc_lib.course import quizzes
+from posenc_lib.display import quiz
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))
@@ -45,18 +46,18 @@ LABELS = [int(x) if x.isdigit() else x for x in LABELS]
 
 def chapter_quiz(n: int | str) -> quiz.Quiz:
     if n == "10b":  # built from the stored results the chapter reads
-        from posenc_lib import textlm
-        return quiz.chapter("10b", curves=textlm.length_curves(),
+        from posenc_lib.lab import textlm
+        return quizzes.chapter("10b", curves=textlm.length_curves(),
                             passkey=textlm.passkey_results())
     try:
-        return quiz.chapter(n)
+        return quizzes.chapter(n)
     except TypeError:  # a quiz built from the chapter's results
         import inspect
 
-        from posenc_lib.quizzes import __name__ as pkg
+        from posenc_lib.course.quizzes import __name__ as pkg
         module = __import__(f"{pkg}.ch{n:02d}", fromlist=["build"])
         names = inspect.signature(module.build).parameters
-        return quiz.chapter(n, **{k: _Results() for k in names})
+        return quizzes.chapter(n, **{k: _Results() for k in names})
 
 
 def all_questions() -> list[tuple[int | str, quiz.Question]]:
@@ -116,13 +117,13 @@ def test_no_answer_key_in_the_notebook(path: Path):
     sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     assert not any("quiz.option(" in s or "correct=" in s for s in sources)
     label = path.name.split("_")[0]  # "09", or "10b" for a chapter's second part
-    call = f"quiz.chapter({int(label)}" if label.isdigit() else f'quiz.chapter("{label}"'
-    assert sum(call in s for s in sources) == 1, "one quiz.chapter(n) cell"
+    call = f"quizzes.chapter({int(label)}" if label.isdigit() else f'quizzes.chapter("{label}"'
+    assert sum(call in s for s in sources) == 1, "one quizzes.chapter(n) cell"
 
 
 @pytest.mark.parametrize("number", [n for n in range(1, 13) if n != 10])  # ch10's needs the lab
 def test_an_unrun_quiz_shows_its_questions_but_no_answer(number: int):
-    q = quiz.chapter(number)
+    q = quizzes.chapter(number)
     preview = q._repr_mimebundle_()["text/html"]
     assert "Run this cell to answer" in preview
     assert preview.count("<li>") == sum(len(x.options) for x in q.questions)
@@ -136,4 +137,4 @@ def test_an_unrun_quiz_shows_its_questions_but_no_answer(number: int):
                                             ("10", "chapter number"), (0, "chapter number")])
 def test_chapter_labels_are_checked(label, message):
     with pytest.raises(ValueError, match=message):
-        quiz.chapter(label)
+        quizzes.chapter(label)

@@ -1,4 +1,4 @@
-"""Tests for posenc_lib.relative: learned tables, Shaw et al. relative keys, T5 buckets."""
+"""Tests for posenc_lib.maths.relative: learned tables, Shaw et al. relative keys, T5 buckets."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from posenc_lib.relative import (
+from posenc_lib.maths.relative import (
     learned_table,
     lookup,
     shaw_relative_ids,

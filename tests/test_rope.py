@@ -1,4 +1,4 @@
-"""posenc_lib.rope: the fast path against independent references, properties, validation."""
+"""posenc_lib.maths.rope: the fast path against independent references, properties, validation."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, rope
+from posenc_lib.maths import encodings, rope
 
 dims = st.integers(1, 32).map(lambda k: 2 * k)
 pairings = st.sampled_from(["interleaved", "half"])

@@ -1,4 +1,4 @@
-"""Tests for posenc_lib.rope_scaling: linear (PI), NTK-aware and YaRN frequency scaling."""
+"""Tests for posenc_lib.maths.rope_scaling: linear (PI), NTK-aware and YaRN frequency scaling."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import rope
-from posenc_lib.rope_scaling import SCALING_METHODS, scaled_frequencies, yarn_correction_range
+from posenc_lib.maths import rope
+from posenc_lib.maths.rope_scaling import SCALING_METHODS, scaled_frequencies, yarn_correction_range
 
 
 def _omega(d: int, base: float = 10000.0) -> np.ndarray:

@@ -9,9 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from posenc_lib import catalogue, extrapolation, lab, plotting, schemes
-from posenc_lib._validate import check_bool
-from posenc_lib.figures import lab as lab_figs
+from posenc_lib import lab
+from posenc_lib.checks import check_bool
+from posenc_lib.course import catalogue
+from posenc_lib.course.figures import lab as lab_figs
+from posenc_lib.display import plotting
+from posenc_lib.lab import extrapolation, schemes
 
 PKG = Path(__file__).resolve().parents[1] / "posenc_lib"
 SIX = ("none", "learned", "sinusoidal", "rope", "alibi", "t5")

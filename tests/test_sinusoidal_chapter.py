@@ -1,4 +1,4 @@
-"""Chapter 6: posenc_lib.similarity, the chapter's figures and its exercise checkers.
+"""Chapter 6: posenc_lib.maths.similarity, the chapter's figures and its exercise checkers.
 
 Expected values come from closed forms (angle addition, chord lengths), from worked examples
 computed by hand, or from a second, brute-force computation — never from the function under test.
@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import encodings, exercises, similarity
-from posenc_lib.figures import sinusoidal as figs
-from posenc_lib.plotting import new_figure
+from posenc_lib.course import exercises
+from posenc_lib.course.figures import sinusoidal as figs
+from posenc_lib.display.plotting import new_figure
+from posenc_lib.maths import encodings, similarity
 
 dims = st.integers(1, 32).map(lambda k: 2 * k)
 bases = st.floats(1.5, 1e5)
@@ -405,7 +406,7 @@ def test_check_shift_matrix_accepts_integer_only_solutions():
 # -- the checkers' cases tell the typical mistakes apart -------------------------------------------
 def _collisions(mistakes, cases):
     """Pairs of distinct mistakes that give the same numbers on some case (a false hint)."""
-    from posenc_lib.exercises._core import close
+    from posenc_lib.course.exercises._core import close
     found = []
     for name, args in cases:
         outs = [(label, f(*args)) for label, f in mistakes]
@@ -418,7 +419,7 @@ def _collisions(mistakes, cases):
 
 @pytest.mark.parametrize("layout", encodings.LAYOUTS)
 def test_encoding_cases_separate_the_mistakes(layout):
-    from posenc_lib.exercises import ch06
+    from posenc_lib.course.exercises import ch06
     mistakes = [(kind, f) for kind, f, _ in ch06._encoding_mistakes(layout)]
     assert not _collisions(mistakes, ch06.ENCODING_CASES)
     # and every mistake fails at least one case
@@ -428,7 +429,7 @@ def test_encoding_cases_separate_the_mistakes(layout):
 
 
 def test_wavelength_and_shift_cases_separate_the_mistakes():
-    from posenc_lib.exercises import ch06
+    from posenc_lib.course.exercises import ch06
     wl = [(hint[:40], f) for f, hint in ch06._wavelength_mistakes()]
     assert not _collisions(wl, ch06.WAVELENGTH_CASES)
     sh = [(hint[:40], f) for f, hint in ch06._shift_mistakes()]
@@ -482,7 +483,7 @@ def _float32_variants():
 
 
 def test_float32_tolerance_fits_real_float32_error():
-    from posenc_lib.exercises import ch06
+    from posenc_lib.course.exercises import ch06
     worst = max(float(np.max(np.abs(f(*args).astype(float) - encodings.sinusoidal(*args))))
                 for f in _float32_variants() for _, args in ch06.ENCODING_CASES)
     assert 1e-6 < worst < ch06.FLOAT32_TOL / 2          # accepted with a margin (about 3x)

@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from posenc_lib.explorer import Explorer
+from posenc_lib.display.explorer import Explorer
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(ROOT.glob("notebooks/[0-9][0-9]*_*.ipynb"))

@@ -2,7 +2,7 @@
 
 Another CPU or BLAS kernel rounds floats differently in the last bits, so a stored output that
 shows 15–17 significant digits fails nbval elsewhere. Glued values go through
-``posenc_lib.numbers.glue`` (rounded to 6 significant digits) and printed values are formatted.
+``posenc_lib.display.numbers.glue`` (rounded to 6 significant digits) and printed values are formatted.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_no_unrounded_float_in_stored_outputs(path: Path):
     long = [(i, m.group(0)) for i, text in compared_texts(nb) for m in NUMBER.finditer(text)
             if significant_digits(m.group(0)) > MAX_SIGNIFICANT]
     assert not long, (f"{path.name}: stored outputs with more than {MAX_SIGNIFICANT} significant "
-                      f"digits (cell, value): {long[:5]} — glue through posenc_lib.numbers.glue "
+                      f"digits (cell, value): {long[:5]} — glue through posenc_lib.display.numbers.glue "
                       "or format the print")
 
 
@@ -74,4 +74,4 @@ def test_glue_roles_are_well_formed_and_defined(path: Path):
 def test_cites_only_what_a_reader_can_see(path: Path):
     text = "\n".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"])
     assert not re.search(r"\bseeds?\b[ /]*0\d\d", text, re.IGNORECASE)
-    assert "from myst_nb import glue" not in text, "glue through posenc_lib.numbers.glue"
+    assert "from myst_nb import glue" not in text, "glue through posenc_lib.display.numbers.glue"

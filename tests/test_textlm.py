@@ -1,4 +1,4 @@
-"""The real-text corpus, its tasks and the two perplexity protocols (posenc_lib.textlm)."""
+"""The real-text corpus, its tasks and the two perplexity protocols (posenc_lib.lab.textlm)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc_lib import lab, textlm
+from posenc_lib import lab
+from posenc_lib.lab import textlm
 
 PRINTABLE = st.text(alphabet=st.sampled_from(textlm.VOCAB), max_size=200)
 
@@ -274,8 +275,8 @@ def test_loss_explorer_legend_names_and_draws_the_scheme_shown():
     for the scheme carries that scheme's name, colour, marker and line style."""
     from matplotlib.colors import to_hex
 
-    from posenc_lib.figures.lab import SCHEME_LABEL, SCHEME_STYLE
-    from posenc_lib.figures.realtext import loss_explorer
+    from posenc_lib.course.figures.lab import SCHEME_LABEL, SCHEME_STYLE
+    from posenc_lib.course.figures.realtext import loss_explorer
 
     ex = loss_explorer()
     for scheme in ("t5", "rope", "alibi"):

@@ -14,11 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from posenc_lib import extrapolation, lab, train_cache
+from posenc_lib import lab
+from posenc_lib.lab import extrapolation, storage
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDER = train_cache.DEFAULT_DIR
-MANIFEST = train_cache.manifest(FOLDER)
+FOLDER = storage.DEFAULT_DIR
+MANIFEST = storage.manifest(FOLDER)
 STORED = sorted(FOLDER.glob("*.npz"))
 RESULTS = sorted(FOLDER.glob("*.json"))
 
@@ -27,17 +28,17 @@ RESULTS = sorted(FOLDER.glob("*.json"))
 
 
 def test_models_are_stored_and_listed():
-    assert STORED, "posenc_lib/trained/ holds no models: run make notebooks"
-    assert train_cache.check_folder(FOLDER) == []
+    assert STORED, "posenc_lib/lab/trained/ holds no models: run make notebooks"
+    assert storage.check_folder(FOLDER) == []
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST), ids=str)
 def test_stored_model_matches_its_manifest_line(name):
     entry = MANIFEST[name]
     spec = entry["spec"]
-    arrays = train_cache.load_arrays(FOLDER / name)
-    assert train_cache.arrays_checksum(arrays) == entry["arrays"]
-    assert spec["numerics"] == train_cache.NUMERICS, (
+    arrays = storage.load_arrays(FOLDER / name)
+    assert storage.arrays_checksum(arrays) == entry["arrays"]
+    assert spec["numerics"] == storage.NUMERICS, (
         f"{name} was trained under numerics {spec['numerics']}: run make notebooks")
     config = lab.LabConfig(**spec["config"])
     params = {k.removeprefix("param/") for k in arrays if k.startswith("param/")}
@@ -49,11 +50,11 @@ def test_stored_model_matches_its_manifest_line(name):
                                               name).groups()
     assert (task, scheme, int(seed)) == (_task_from_repr(spec["task"]).name, config.position,
                                          spec["training"][3])
-    assert train_cache.key_of(spec).startswith(digest)
+    assert storage.key_of(spec).startswith(digest)
 
 
 def test_manifest_file_is_sorted_one_line_per_model():
-    lines = (FOLDER / train_cache.MANIFEST).read_text(encoding="utf-8").splitlines()
+    lines = (FOLDER / storage.MANIFEST).read_text(encoding="utf-8").splitlines()
     names = [json.loads(line)["file"] for line in lines]
     assert names == sorted(names) == sorted(p.name for p in STORED)
 
@@ -63,12 +64,12 @@ def test_check_folder_finds_each_kind_of_problem(tmp_path):
     for p in (first, second):
         shutil.copy(p, tmp_path / p.name)
     entries = {n: MANIFEST[n] for n in (first.name, second.name)}
-    (tmp_path / train_cache.MANIFEST).write_text(train_cache.manifest_text(entries))
-    assert train_cache.check_folder(tmp_path) == []
+    (tmp_path / storage.MANIFEST).write_text(storage.manifest_text(entries))
+    assert storage.check_folder(tmp_path) == []
     shutil.copy(STORED[2], tmp_path / "stray-none-s0-000000.npz")              # no manifest line
     (tmp_path / second.name).unlink()                                           # line, no file
     shutil.copy(STORED[3], tmp_path / first.name)                               # other arrays
-    problems = train_cache.check_folder(tmp_path)
+    problems = storage.check_folder(tmp_path)
     assert len(problems) == 3
     assert "stray-none-s0-000000.npz: a stored model without a line" in problems[0]
     assert f"{second.name}: listed in" in problems[1]
@@ -77,25 +78,25 @@ def test_check_folder_finds_each_kind_of_problem(tmp_path):
 
 def test_arrays_checksum_sees_values_names_dtypes_and_shapes_but_not_the_old_spec():
     a = {"param/w": np.arange(6, dtype=np.float32).reshape(2, 3), "losses": np.ones(3, np.float32)}
-    base = train_cache.arrays_checksum(a)
-    assert train_cache.arrays_checksum({**a, "spec": np.array("{}")}) == base
-    assert train_cache.arrays_checksum(dict(reversed(list(a.items())))) == base
+    base = storage.arrays_checksum(a)
+    assert storage.arrays_checksum({**a, "spec": np.array("{}")}) == base
+    assert storage.arrays_checksum(dict(reversed(list(a.items())))) == base
     changed = [{**a, "param/w": a["param/w"] + np.float32(1e-6)},
                {**a, "param/w": a["param/w"].astype(np.float64)},
                {**a, "param/w": a["param/w"].reshape(3, 2)},
                {"param/v": a["param/w"], "losses": a["losses"]}]
-    assert len({base, *(train_cache.arrays_checksum(c) for c in changed)}) == 5
+    assert len({base, *(storage.arrays_checksum(c) for c in changed)}) == 5
 
 
 def test_the_same_arrays_always_give_the_same_bytes(tmp_path):
-    arrays = train_cache.load_arrays(STORED[0])
+    arrays = storage.load_arrays(STORED[0])
     arrays.pop("spec", None)
-    train_cache._write_npz(tmp_path / "a.npz", arrays)
+    storage._write_npz(tmp_path / "a.npz", arrays)
     time.sleep(1.1)  # a zip entry's time has a resolution of 2 s: cross at least one tick
-    train_cache._write_npz(tmp_path / "b.npz", dict(reversed(list(arrays.items()))))
+    storage._write_npz(tmp_path / "b.npz", dict(reversed(list(arrays.items()))))
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
-    back = train_cache.load_arrays(tmp_path / "a.npz")
-    assert train_cache.arrays_checksum(back) == train_cache.arrays_checksum(arrays)
+    back = storage.load_arrays(tmp_path / "a.npz")
+    assert storage.arrays_checksum(back) == storage.arrays_checksum(arrays)
 
 
 # -- specs: what keys a model, what does not --------------------------------------------------
@@ -105,17 +106,17 @@ def test_spec_depends_on_everything_that_changes_the_result(monkeypatch):
     config = lab.default_config("alibi", "copy_back")
     task = lab.get_task("copy_back")
     settings = dict(steps=10, batch_size=4, lr=1e-3, seed=0, length=16)
-    base = train_cache.key_of(train_cache.spec(config, task, **settings))
-    assert train_cache.key_of(train_cache.spec(config, task, **settings)) == base
+    base = storage.key_of(storage.spec(config, task, **settings))
+    assert storage.key_of(storage.spec(config, task, **settings)) == base
 
     def key(cfg=config, t=task, **changes):
-        return train_cache.key_of(train_cache.spec(cfg, t, **{**settings, **changes}))
+        return storage.key_of(storage.spec(cfg, t, **{**settings, **changes}))
 
     others = [key(cfg=dataclasses.replace(config, n_heads=4)), key(t=lab.get_task("order")),
               key(seed=1), key(lr=2e-3), key(steps=11), key(batch_size=5), key(length=17),
               key(init=lab.init_params(config, 0))]
     assert len({base, *others}) == len(others) + 1
-    monkeypatch.setattr(train_cache, "NUMERICS", train_cache.NUMERICS + 1)
+    monkeypatch.setattr(storage, "NUMERICS", storage.NUMERICS + 1)
     assert key() != base                      # new training numerics: every model is new
 
 
@@ -123,24 +124,24 @@ def test_spec_leaves_out_fields_at_their_default():
     """A field added to LabConfig later, with a default that keeps the old behaviour, leaves
     every stored spec (and so every stored model) where it was."""
     config = lab.default_config("rope", "copy_back")
-    fields = train_cache._config_fields(config)
+    fields = storage._config_fields(config)
     assert "position" not in fields and {"vocab_size", "n_outputs"} <= set(fields)
     Extended = dataclasses.make_dataclass("Extended", [("window", int, dataclasses.field(default=0))],
                                           bases=(lab.LabConfig,), frozen=True)
-    assert train_cache._config_fields(Extended(**dataclasses.asdict(config))) == fields
-    assert train_cache._config_fields(Extended(**dataclasses.asdict(config), window=8)) == \
+    assert storage._config_fields(Extended(**dataclasses.asdict(config))) == fields
+    assert storage._config_fields(Extended(**dataclasses.asdict(config), window=8)) == \
         {**fields, "window": 8}
 
 
 def test_the_spec_holds_no_hash_of_the_code():
-    spec = train_cache.spec(lab.default_config("rope", "copy_back"), lab.get_task("copy_back"),
+    spec = storage.spec(lab.default_config("rope", "copy_back"), lab.get_task("copy_back"),
                             steps=10, batch_size=4, lr=1e-3, seed=0, length=16)
     assert set(spec) == {"config", "task", "training", "init", "numerics"}
     assert all(not re.fullmatch(r"[0-9a-f]{16,}", str(v)) for v in spec.values())
 
 
 def test_a_task_on_the_corpus_names_the_text_it_draws_from():
-    from posenc_lib import textlm
+    from posenc_lib.lab import textlm
 
     task = repr(textlm.TextTask())
     assert re.search(r"corpus=[0-9a-f]{12}", task) and re.search(r"corpus=[0-9a-f]{12}",
@@ -155,13 +156,13 @@ def test_miss_trains_stores_lists_and_reloads(tmp_path, monkeypatch):
     monkeypatch.setenv("POSENC_TRAIN_CACHE", str(tmp_path))
     config = lab.default_config("rope", "copy_back")
     settings = dict(steps=5, batch_size=4, lr=1e-3, seed=3, length=16)
-    first = train_cache.train(config, "copy_back", progress=False, **settings)
+    first = storage.train(config, "copy_back", progress=False, **settings)
     files = list(tmp_path.glob("*.npz"))
     assert len(files) == 1 and re.fullmatch(r"copy_back-rope-s3-[0-9a-f]{6}\.npz", files[0].name)
-    assert train_cache.check_folder(tmp_path) == []
-    assert list(train_cache.manifest(tmp_path)) == [files[0].name]
+    assert storage.check_folder(tmp_path) == []
+    assert list(storage.manifest(tmp_path)) == [files[0].name]
     data = files[0].read_bytes()
-    again = train_cache.train(config, "copy_back", progress=False, **settings)
+    again = storage.train(config, "copy_back", progress=False, **settings)
     assert files[0].read_bytes() == data                       # read, not written again
     for k in first.params:
         np.testing.assert_array_equal(first.params[k], again.params[k])
@@ -169,7 +170,7 @@ def test_miss_trains_stores_lists_and_reloads(tmp_path, monkeypatch):
     assert first.losses == again.losses
     monkeypatch.setenv("POSENC_TRAIN_CACHE_MISS", "error")
     with pytest.raises(RuntimeError, match="make notebooks"):
-        train_cache.train(config, "copy_back", progress=False, **{**settings, "seed": 4})
+        storage.train(config, "copy_back", progress=False, **{**settings, "seed": 4})
 
 
 def test_a_model_keeps_its_name_when_its_spec_is_spelled_anew(tmp_path, monkeypatch):
@@ -179,23 +180,23 @@ def test_a_model_keeps_its_name_when_its_spec_is_spelled_anew(tmp_path, monkeypa
     monkeypatch.setenv("POSENC_TRAIN_CACHE", str(tmp_path))
     config = lab.default_config("none", "copy_back")
     settings = dict(steps=3, batch_size=2, lr=1e-3, seed=0, length=8)
-    train_cache.train(config, "copy_back", progress=False, **settings)
-    (name,) = train_cache.manifest(tmp_path)
+    storage.train(config, "copy_back", progress=False, **settings)
+    (name,) = storage.manifest(tmp_path)
     # a later version of the code spells the same model's spec differently
-    spelled = train_cache.spec(config, lab.get_task("copy_back"), **settings)
+    spelled = storage.spec(config, lab.get_task("copy_back"), **settings)
     spelled["training"] = [*spelled["training"][:2], "0.0010", *spelled["training"][3:]]
-    entries = {name: {**train_cache.manifest(tmp_path)[name], "spec": spelled}}
-    (tmp_path / train_cache.MANIFEST).write_text(train_cache.manifest_text(entries))
-    monkeypatch.setattr(train_cache, "spec", lambda *a, **k: spelled)
-    assert train_cache.model_name(config, lab.get_task("copy_back"), **settings) == name
+    entries = {name: {**storage.manifest(tmp_path)[name], "spec": spelled}}
+    (tmp_path / storage.MANIFEST).write_text(storage.manifest_text(entries))
+    monkeypatch.setattr(storage, "spec", lambda *a, **k: spelled)
+    assert storage.model_name(config, lab.get_task("copy_back"), **settings) == name
 
 
 def test_cache_off_always_trains(tmp_path, monkeypatch):
     monkeypatch.setenv("POSENC_TRAIN_CACHE", "off")
     monkeypatch.setenv("POSENC_TRAIN_CACHE_MISS", "train")
-    assert train_cache.path_for(lab.default_config("rope", "copy_back"), lab.get_task("copy_back"),
+    assert storage.path_for(lab.default_config("rope", "copy_back"), lab.get_task("copy_back"),
                                 steps=1, batch_size=1, lr=1e-3, seed=0, length=8) is None
-    result = train_cache.train(lab.default_config("rope", "copy_back"), "copy_back", steps=2,
+    result = storage.train(lab.default_config("rope", "copy_back"), "copy_back", steps=2,
                                batch_size=2, lr=1e-3, length=8, progress=False)
     assert len(result.losses) == 2
 
@@ -222,22 +223,23 @@ def _replay(name: str, stop_after: int) -> tuple[np.ndarray, lab.TrainResult]:
     task = _task_from_repr(spec["task"])
     fresh = lab.train(config, task, steps=steps, batch_size=batch_size, lr=float(lr), seed=seed,
                       length=length, progress=False, init=init, stop_after=stop_after)
-    return train_cache.load_arrays(FOLDER / name)["losses"], fresh
+    return storage.load_arrays(FOLDER / name)["losses"], fresh
 
 
 def _parent_params(init_hash: str) -> dict[str, np.ndarray]:
     """The weights a fine-tune started from: the stored model whose weights hash to ``init``."""
     for name in MANIFEST:
-        arrays = train_cache.load_arrays(FOLDER / name)
+        arrays = storage.load_arrays(FOLDER / name)
         params = {k.removeprefix("param/"): v.astype(np.float64)
                   for k, v in arrays.items() if k.startswith("param/")}
-        if train_cache._array_hash(params) == init_hash:
+        if storage._array_hash(params) == init_hash:
             return params
     raise AssertionError(f"no stored model has the starting weights {init_hash}")
 
 
 def _task_from_repr(text: str) -> lab.Task:
-    from posenc_lib import lab_tasks, textlm
+    from posenc_lib.lab import tasks as lab_tasks
+    from posenc_lib.lab import textlm
 
     namespace = {n: getattr(lab_tasks, n) for n in dir(lab_tasks) if n.endswith("Task")}
     namespace.update(TextTask=textlm.TextTask, PasskeyTask=textlm.PasskeyTask)
@@ -249,7 +251,7 @@ def _task_from_repr(text: str) -> lab.Task:
 
 @pytest.mark.parametrize("name", _first_of_each_scheme_and_task())
 def test_first_training_steps_are_reproduced(name):
-    """The tripwire of :data:`train_cache.NUMERICS`: for one stored model of every scheme and
+    """The tripwire of :data:`storage.NUMERICS`: for one stored model of every scheme and
     task, today's code retraces the first steps of the stored loss curve. A change to the
     forward or backward pass, the optimiser or a task's data moves these losses; then bump
     NUMERICS (and retrain), or undo the change."""
@@ -282,8 +284,8 @@ def test_stored_result_is_current(path):
     stored = json.loads(path.read_text(encoding="utf-8"))
     full = stored["spec"]
     assert set(full) == {"name", "spec", "numerics"}
-    assert full["numerics"] == train_cache.NUMERICS, f"{path.name}: run make notebooks"
-    assert path.name == train_cache.result_file_name(full)
+    assert full["numerics"] == storage.NUMERICS, f"{path.name}: run make notebooks"
+    assert path.name == storage.result_file_name(full)
     model = full["spec"].get("model") if isinstance(full["spec"], dict) else None
     assert model is None or model in MANIFEST, f"{path.name} names a model that is not stored"
 
@@ -297,20 +299,20 @@ def test_stored_result_computes_once_then_reads(tmp_path, monkeypatch):
         calls.append(1)
         return {"acc": (0.5, 0.25)}
 
-    first = train_cache.stored_result("demo", {"n": 3}, compute)
-    second = train_cache.stored_result("demo", {"n": 3}, compute)
+    first = storage.stored_result("demo", {"n": 3}, compute)
+    second = storage.stored_result("demo", {"n": 3}, compute)
     assert first == second == {"acc": [0.5, 0.25]}  # the first call returns what is read later
     assert len(calls) == 1
     assert len(list(tmp_path.glob("demo-*.json"))) == 1
-    train_cache.stored_result("demo", {"n": 4}, compute)            # another spec: computed again
-    monkeypatch.setattr(train_cache, "NUMERICS", train_cache.NUMERICS + 1)
-    train_cache.stored_result("demo", {"n": 3}, compute)            # new numerics: again
+    storage.stored_result("demo", {"n": 4}, compute)            # another spec: computed again
+    monkeypatch.setattr(storage, "NUMERICS", storage.NUMERICS + 1)
+    storage.stored_result("demo", {"n": 3}, compute)            # new numerics: again
     assert len(calls) == 3 and len(list(tmp_path.glob("demo-*.json"))) == 3
     monkeypatch.setenv("POSENC_TRAIN_CACHE_MISS", "error")
     with pytest.raises(RuntimeError, match="no stored result 'demo'"):
-        train_cache.stored_result("demo", {"n": 5}, compute)
+        storage.stored_result("demo", {"n": 5}, compute)
     with pytest.raises(ValueError, match="name must be"):
-        train_cache.stored_result("a b/c", {}, compute)
+        storage.stored_result("a b/c", {}, compute)
 
 
 # -- history: no binary rewritten for nothing -------------------------------------------------
@@ -328,7 +330,7 @@ def rewritten_without_change(repo: Path, folder: str) -> list[str]:
     counts from the commit that added the folder's manifest (the policy's start: before it,
     every refactor re-saved every model under a new code hash)."""
     offences = []
-    start = _git(repo, "log", "--diff-filter=A", "--format=%H", "--", f"{folder}/{train_cache.MANIFEST}")
+    start = _git(repo, "log", "--diff-filter=A", "--format=%H", "--", f"{folder}/{storage.MANIFEST}")
     since = start.split()[-1] if start.split() else None
     if since is None:
         revisions = []                                      # not committed yet: the tree only
@@ -357,11 +359,11 @@ def rewritten_without_change(repo: Path, folder: str) -> list[str]:
             if now != blob:
                 changes.append(("working-tree", path, blob, now))
     for commit, path, old, new in changes:
-        before = train_cache.load_arrays(_git(repo, "cat-file", "blob", old, data=True))
-        after = train_cache.load_arrays(
+        before = storage.load_arrays(_git(repo, "cat-file", "blob", old, data=True))
+        after = storage.load_arrays(
             (repo / path).read_bytes() if commit == "working-tree"
             else _git(repo, "cat-file", "blob", new, data=True))
-        if train_cache.arrays_checksum(before) == train_cache.arrays_checksum(after):
+        if storage.arrays_checksum(before) == storage.arrays_checksum(after):
             offences.append(f"{commit} {path}")
     return offences
 
@@ -375,7 +377,7 @@ def _has_history() -> bool:
 
 @pytest.mark.skipif(not _has_history(), reason="needs the repository's full git history")
 def test_no_stored_model_was_rewritten_with_the_same_numbers():
-    assert rewritten_without_change(ROOT, "posenc_lib/trained") == []
+    assert rewritten_without_change(ROOT, "posenc_lib/lab/trained") == []
 
 
 def test_the_history_check_catches_a_rewrite_of_the_same_numbers(tmp_path):
@@ -393,8 +395,8 @@ def test_the_history_check_catches_a_rewrite_of_the_same_numbers(tmp_path):
     _git(repo, "commit", "-qm", "before the policy")
     np.savez_compressed(repo / "m" / "old.npz", spec=np.array("{...}"), **arrays)
     _git(repo, "commit", "-qam", "a re-save before the policy: not counted")
-    train_cache._write_npz(repo / "m" / "a.npz", arrays)
-    (repo / "m" / train_cache.MANIFEST).write_text("")
+    storage._write_npz(repo / "m" / "a.npz", arrays)
+    (repo / "m" / storage.MANIFEST).write_text("")
     _git(repo, "add", ".")
     _git(repo, "commit", "-qm", "one")
     _git(repo, "mv", "m/a.npz", "m/b.npz")
@@ -405,7 +407,7 @@ def test_the_history_check_catches_a_rewrite_of_the_same_numbers(tmp_path):
     _git(repo, "commit", "-qam", "same numbers, new bytes")
     head = _git(repo, "rev-parse", "HEAD").strip()
     assert rewritten_without_change(repo, "m") == [f"{head} m/b.npz"]
-    train_cache._write_npz(repo / "m" / "b.npz", {**arrays, "losses": np.zeros(2, np.float32)})
+    storage._write_npz(repo / "m" / "b.npz", {**arrays, "losses": np.zeros(2, np.float32)})
     assert rewritten_without_change(repo, "m") == [f"{head} m/b.npz"]      # new numbers: fine
 
 

@@ -1,6 +1,6 @@
 """Build the book's real-text corpus from the Python 3.11 documentation sources.
 
-The corpus (``posenc_lib/corpus/``) is committed; this script documents how it was made and
+The corpus (``posenc_lib/lab/corpus/``) is committed; this script documents how it was made and
 remakes it byte for byte. Its input is Debian's ``python3.11-doc`` package (from the package
 registry, never from the web at run time)::
 
@@ -22,7 +22,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "posenc_lib" / "corpus"
+OUT = Path(__file__).resolve().parent.parent / "posenc_lib" / "lab" / "corpus"
 PARTS = ("tutorial", "howto", "faq", "glossary.rst.txt")
 #: Documents held out (paths relative to _sources); everything else in PARTS is training text.
 VALID = ("howto/descriptor.rst.txt", "faq/design.rst.txt", "tutorial/classes.rst.txt")

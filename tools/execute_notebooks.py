@@ -2,7 +2,7 @@
 
 Runs each notebook top to bottom in a fresh kernel with ``POSENC_WIDGETS=static`` (so explorers
 store pre-rendered frames that work on the website without a kernel) and saves the widget state
-in the notebook metadata. Lab models come from ``posenc_lib/trained/`` (``train_cache``): a model
+in the notebook metadata. Lab models come from ``posenc_lib/lab/trained/`` (``storage``): a model
 missing there is trained and stored. After a run over *every* chapter, stored models and results
 that no chapter used and that today's code cannot read (made under another training-numerics
 version) are deleted. Usage::
@@ -27,7 +27,7 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
-TRAINED = ROOT / "posenc_lib" / "trained"
+TRAINED = ROOT / "posenc_lib" / "lab" / "trained"
 #: Tests that read stored models (besides the chapters); run to record what they use.
 MODEL_TESTS = ["tests/test_train_cache.py::test_a_stored_model_is_reproduced_from_scratch"]
 
@@ -227,27 +227,27 @@ def execute(path: Path, timeout: int = 900) -> float:
 
 def prune(log: Path) -> list[str]:
     """Delete stored models and results that no chapter read (``log``) *and* that today's code
-    can never read (trained or computed under another :data:`~posenc_lib.train_cache.NUMERICS`
+    can never read (trained or computed under another :data:`~posenc_lib.lab.storage.NUMERICS`
     version), with their manifest lines; return their names.
 
     A model that only stands behind stored results (chapter 10b reads its numbers, not its
     models) or that only tests load is kept: it is what those results are recomputed from.
     """
-    from posenc_lib import train_cache
+    from posenc_lib.lab import storage
 
     used = set(log.read_text().split()) if log.exists() else set()
-    entries = train_cache.manifest(TRAINED)
+    entries = storage.manifest(TRAINED)
     stale = [name for name, e in entries.items()
-             if name not in used and e["spec"]["numerics"] != train_cache.NUMERICS]
+             if name not in used and e["spec"]["numerics"] != storage.NUMERICS]
     for path in TRAINED.glob("*.json"):
         numerics = json.loads(path.read_text(encoding="utf-8"))["spec"].get("numerics")
-        if path.name not in used and numerics != train_cache.NUMERICS:
+        if path.name not in used and numerics != storage.NUMERICS:
             stale.append(path.name)
     for name in stale:
         (TRAINED / name).unlink(missing_ok=True)
     if any(name in entries for name in stale):
         kept = {n: e for n, e in entries.items() if n not in stale}
-        (TRAINED / train_cache.MANIFEST).write_text(train_cache.manifest_text(kept),
+        (TRAINED / storage.MANIFEST).write_text(storage.manifest_text(kept),
                                                     encoding="utf-8")
     return sorted(stale)
 

@@ -1,0 +1,1 @@
+"""Course content: the catalogue of methods, toy data, figures, exercises and quizzes."""

@@ -1,0 +1,1 @@
+"""The book's machinery: explorers, plotting style, quizzes, glued numbers, source listings."""

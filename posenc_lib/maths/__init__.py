@@ -1,0 +1,1 @@
+"""The maths of each encoding: numpy functions, one module per concept family."""
