@@ -39,13 +39,23 @@ from ..checks import (
     check_positive_int,
 )
 from .encodings import frequencies, pair_frequencies, split_permutation
-from .rope_scaling import scaled_frequencies
+from .rope_scaling import proportional_frequencies, scaled_frequencies
 
-__all__ = ["PAIRINGS", "angles", "apply", "rotation_matrix", "scaled_frequencies",
-           "split_permutation"]
+__all__ = ["PAIRINGS", "PARTIAL_CONVENTIONS", "angles", "apply", "rotation_matrix",
+           "scaled_frequencies", "split_permutation"]
 
 Pairing = Literal["interleaved", "half"]
 PAIRINGS: tuple[Pairing, ...] = ("interleaved", "half")
+
+Partial = Literal["leading", "proportional"]
+#: The two conventions for rotating only ``rotary_dim`` = :math:`r` of a head's :math:`d` features
+#: (see :func:`apply`): ``"leading"`` — the first :math:`r` features form a complete
+#: :math:`r`-dimensional RoPE with frequencies :math:`n^{-2i/r}` (GPT-NeoX's ``rotary_pct``, GPT-J's
+#: ``rotary_dim``, Hugging Face's ``partial_rotary_factor`` for most models); ``"proportional"`` —
+#: the whole head is paired as usual, its first :math:`r/2` pairs turn with the full head's
+#: frequencies :math:`n^{-2i/d}` and the other :math:`(d - r)/2` pairs have frequency 0 (Gemma 4's
+#: ``rope_type="proportional"``; :func:`posenc_lib.maths.rope_scaling.proportional_frequencies`).
+PARTIAL_CONVENTIONS: tuple[Partial, ...] = ("leading", "proportional")
 
 
 def angles(positions: ArrayLike, d: int, base: float = 10000.0,
@@ -75,7 +85,8 @@ def _positions_for(x: np.ndarray, positions: ArrayLike | None) -> np.ndarray:
 def apply(x: ArrayLike, positions: ArrayLike | None = None, base: float = 10000.0,
           pairing: Pairing = "interleaved",
           frequencies: ArrayLike | None = None,
-          rotary_dim: int | None = None) -> NDArray[np.floating]:
+          rotary_dim: int | None = None,
+          partial: Partial = "leading") -> NDArray[np.floating]:
     r"""Rotate every pair of ``x`` (shape ``(..., seq, d)``) by :math:`pos\,\theta_i`.
 
     ``positions`` (length ``seq``) defaults to ``0 .. seq-1`` and may hold non-integers (position
@@ -93,15 +104,26 @@ def apply(x: ArrayLike, positions: ArrayLike | None = None, base: float = 10000.
     the first ``rotary_dim`` features rotate, with the frequencies of a ``rotary_dim``-dimensional
     RoPE (:math:`n^{-2i/r}`; ``frequencies`` then has ``rotary_dim // 2`` entries); the other
     features pass through unchanged. The default, ``None``, rotates all ``d``.
+
+    ``partial`` names the convention for ``rotary_dim`` (:data:`PARTIAL_CONVENTIONS`):
+    ``"leading"`` (the default) is the one just described; ``"proportional"`` (Gemma 4) pairs the
+    whole head by ``pairing`` and turns pair :math:`i` by :math:`pos\,n^{-2i/d}` for
+    :math:`i < r/2` and not at all for the others (``frequencies``, if given, then has ``d // 2``
+    entries, zeros included). With ``pairing="half"`` the proportional convention rotates features
+    :math:`0 \dots r/2 - 1` with :math:`d/2 \dots d/2 + r/2 - 1`, not the first :math:`r`.
     """
     # NaN/inf in x are not rejected here (they propagate to the same coordinates of the output):
     # scanning a large activation tensor for them would cost more than the rotation itself.
     arr = as_array("x", x, min_ndim=2, finite=False)
     pairing = check_choice("pairing", pairing, PAIRINGS)
     d = check_even_dim("d (the last dimension of x)", arr.shape[-1])
+    partial = check_choice("partial", partial, PARTIAL_CONVENTIONS)
     if rotary_dim is not None:
         r = _check_rotary_dim(rotary_dim, d)
-        if r < d:
+        if partial == "proportional":
+            if frequencies is None:
+                frequencies = proportional_frequencies(d, r, base)
+        elif r < d:
             rotated = apply(arr[..., :r], positions, base, pairing, frequencies)
             return np.concatenate([rotated, arr[..., r:]], axis=-1)
     pos = _positions_for(arr, positions)

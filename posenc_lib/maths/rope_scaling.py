@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..checks import (
     as_array,
     check_base,
+    check_bool,
     check_choice,
     check_even_dim,
     check_finite_real,
@@ -44,8 +45,9 @@ from ..checks import (
 )
 from .encodings import frequencies, pair_frequencies
 
-__all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correction_range",
-           "yarn_frequencies", "yarn_paper_frequencies", "yarn_ramp", "yarn_turns_ramp"]
+__all__ = ["SCALING_METHODS", "YARN_RAMPS", "scaled_frequencies", "yarn_correction_bounds",
+           "yarn_correction_range", "yarn_frequencies", "yarn_paper_frequencies", "yarn_ramp",
+           "yarn_turns_ramp"]
 
 Method = Literal["linear", "ntk", "yarn", "llama3", "dynamic"]
 #: The stretching methods :func:`scaled_frequencies` knows.
@@ -92,8 +94,36 @@ def yarn_correction_range(d: int, base: float = 10000.0, original_max_len: int =
             "base must be > 1 for YaRN (with base 1 every pair has the same frequency, so no "
             f"pair index makes a given number of turns), got {base:g}"
         )
-    low = math.floor(_yarn_correction_dim(beta_fast, d, base, original_max_len))
-    high = math.ceil(_yarn_correction_dim(beta_slow, d, base, original_max_len))
+    low, high = yarn_correction_bounds(d, base, original_max_len, beta_fast, beta_slow, truncate=True)
+    return int(low), int(high)
+
+
+def yarn_correction_bounds(d: int, base: float = 10000.0, original_max_len: int = 2048,
+                           beta_fast: float = 32.0, beta_slow: float = 1.0,
+                           truncate: bool = True) -> tuple[float, float]:
+    r"""YaRN's ramp boundaries in pair indices, with Hugging Face's ``truncate`` switch.
+
+    ``truncate=True`` (the default, and every released configuration we ship) rounds outward exactly
+    as :func:`yarn_correction_range` does: ``low`` :math:`= \max(\lfloor i(\beta_{fast})\rfloor, 0)`,
+    ``high`` :math:`= \min(\lceil i(\beta_{slow})\rceil, d - 1)`. ``truncate=False`` keeps the
+    fractional indices :math:`i(\beta)` (still clamped to :math:`[0, d - 1]`), as
+    ``_compute_yarn_parameters`` does when a configuration sets ``"truncate": false``.
+    """
+    d = check_even_dim("d", d)
+    base = check_base("base", base)
+    original_max_len = check_positive_int("original_max_len", original_max_len)
+    beta_fast = check_finite_real("beta_fast", beta_fast, minimum=0.0, strict=True)
+    beta_slow = check_finite_real("beta_slow", beta_slow, minimum=0.0, strict=True)
+    truncate = check_bool("truncate", truncate)
+    if base == 1.0:
+        raise ValueError(
+            "base must be > 1 for YaRN (with base 1 every pair has the same frequency, so no "
+            f"pair index makes a given number of turns), got {base:g}"
+        )
+    low = _yarn_correction_dim(beta_fast, d, base, original_max_len)
+    high = _yarn_correction_dim(beta_slow, d, base, original_max_len)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
     return max(low, 0), min(high, d - 1)
 
 
@@ -101,7 +131,8 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
                        original_max_len: int = 2048, beta_fast: float = 32.0,
                        beta_slow: float = 1.0, ramp: str = "index",
                        low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
-                       seq_len: int | None = None) -> tuple[NDArray[np.float64], float]:
+                       seq_len: int | None = None,
+                       truncate: bool = True) -> tuple[NDArray[np.float64], float]:
     r"""RoPE frequencies for a context ``factor`` times longer, and the attention scale to use.
 
     Returns ``(omega, attention_scale)`` with ``omega`` of shape ``(d // 2,)``. With
@@ -148,6 +179,9 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
       :math:`\ell > L`, and the original frequencies for :math:`\ell \le L` (``seq_len=None``
       means :math:`L`); scale 1. Matches Hugging Face ``_compute_dynamic_ntk_parameters``.
 
+    ``truncate`` (``"yarn"`` with ``ramp="index"`` only) is Hugging Face's switch of the same name:
+    ``False`` keeps the ramp boundaries fractional (:func:`yarn_correction_bounds`).
+
     ``original_max_len``, ``beta_fast``, ``beta_slow``, ``ramp``, ``low_freq_factor``,
     ``high_freq_factor`` and ``seq_len`` are used only by the methods that name them but are
     validated for every method. ``factor == 1`` returns the unscaled frequencies for every
@@ -174,6 +208,7 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
         raise ValueError("high_freq_factor must be > low_freq_factor, got "
                          f"high_freq_factor={high_freq_factor:g}, low_freq_factor={low_freq_factor:g}")
     seq_len = original_max_len if seq_len is None else check_positive_int("seq_len", seq_len)
+    truncate = check_bool("truncate", truncate)
     omega = frequencies(d, base)  # (d/2,)  original frequencies
 
     if method == "llama3":
@@ -202,7 +237,7 @@ def scaled_frequencies(d: int, factor: float, method: Method, base: float = 1000
     if ramp == "turns":  # the paper's ramp, linear in the number of turns
         return (yarn_paper_frequencies(d, factor, base, original_max_len, alpha=beta_slow,
                                        beta=beta_fast), attention_scale)
-    low, high = yarn_correction_range(d, base, original_max_len, beta_fast, beta_slow)
+    low, high = yarn_correction_bounds(d, base, original_max_len, beta_fast, beta_slow, truncate)
     return yarn_frequencies(d, factor, low, high, base), attention_scale
 
 
@@ -395,3 +430,113 @@ def interpolation_bound(q: ArrayLike, k: ArrayLike, distances: ArrayLike, base: 
     frac = dist - np.floor(dist)  # (Delta - k); (k + 1 - Delta) = 1 - frac
     curvature = float(np.sum(qn * kn * theta**2))  # bound on |a''|
     return 0.5 * frac * (1.0 - frac) * curvature
+
+
+# --------------------------------------------------------------------------------------------
+# Released models' variants: YaRN's mscale (DeepSeek), LongRoPE (Phi-3), proportional RoPE (Gemma 4)
+# --------------------------------------------------------------------------------------------
+
+__all__ += ["longrope_attention_factor", "longrope_frequencies", "proportional_frequencies",
+            "yarn_attention_factor", "yarn_mscale"]
+
+
+def yarn_mscale(factor: float, mscale: float = 1.0) -> float:
+    r"""YaRN's magnitude scale :math:`0.1\,m\ln s + 1` (1 when :math:`s \le 1`), with
+    :math:`s` = ``factor`` and :math:`m` = ``mscale`` (Peng et al. 2023, eq. 21 with DeepSeek's
+    multiplier; Hugging Face ``yarn_get_mscale``)."""
+    factor = check_finite_real("factor", factor, minimum=0.0, strict=True)
+    mscale = check_finite_real("mscale", mscale)
+    if factor <= 1.0:
+        return 1.0
+    return 0.1 * mscale * math.log(factor) + 1.0
+
+
+def yarn_attention_factor(factor: float, mscale: float | None = None,
+                          mscale_all_dim: float | None = None,
+                          attention_factor: float | None = None) -> float:
+    r"""The factor YaRN multiplies cos and sin by (so every logit grows by its square).
+
+    As Hugging Face ``_compute_yarn_parameters`` chooses it:
+
+    * ``attention_factor`` when the configuration gives one;
+    * else, when both ``mscale`` and ``mscale_all_dim`` are given and non-zero (DeepSeek-V2/V3),
+      :math:`\mathrm{mscale}(s, m) / \mathrm{mscale}(s, m_{all})` (:func:`yarn_mscale`) — 1 when the
+      two are equal, as in DeepSeek's released configurations;
+    * else :math:`0.1 \ln s + 1` (``mscale`` alone is ignored, as in the reference).
+
+    DeepSeek then multiplies the *softmax scale* by :math:`\mathrm{mscale}(s, m_{all})^2`
+    (``yarn_apply_mscale``; ``PositionPlan.softmax_scale_factor`` in :mod:`posenc_lib.maths.released`), so
+    that the rotated and the unrotated dimensions of its queries and keys both get the temperature.
+    """
+    factor = check_finite_real("factor", factor, minimum=0.0, strict=True)
+    if attention_factor is not None:
+        return check_finite_real("attention_factor", attention_factor, minimum=0.0)
+    if mscale and mscale_all_dim:
+        return yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
+    return yarn_mscale(factor)
+
+
+def longrope_frequencies(d: int, base: float, short_factor: ArrayLike, long_factor: ArrayLike,
+                         original_max_len: int, seq_len: int | None = None) -> NDArray[np.float64]:
+    r"""LongRoPE's frequencies (Ding et al. 2024; Phi-3): one rescale factor per pair,
+
+    .. math:: \omega'_i = \frac{1}{\lambda_i\, n^{2i/d}},
+
+    with :math:`\lambda` = ``long_factor`` when the sequence is longer than the original context
+    (``seq_len`` :math:`> L` = ``original_max_len``) and ``short_factor`` otherwise (also for
+    ``seq_len=None``). The choice is made for the whole sequence, by its length, as in Hugging Face
+    (``longrope_frequency_update`` picks the long set when ``max(position_ids) + 1 > L``).
+    """
+    d = check_even_dim("d", d)
+    base = check_base("base", base)
+    original_max_len = check_positive_int("original_max_len", original_max_len)
+    factors = {}
+    for name, value in (("short_factor", short_factor), ("long_factor", long_factor)):
+        arr = as_array(name, value).astype(np.float64)
+        if arr.shape != (d // 2,):
+            raise ValueError(f"{name} must have d/2 = {d // 2} entries (one per pair), got shape {arr.shape}")
+        if not np.all(arr > 0):
+            raise ValueError(f"{name} must hold only positive numbers")
+        factors[name] = arr
+    long = seq_len is not None and check_positive_int("seq_len", seq_len) > original_max_len
+    ext = factors["long_factor"] if long else factors["short_factor"]
+    return frequencies(d, base) / ext
+
+
+def longrope_attention_factor(factor: float, original_max_len: int) -> float:
+    r"""LongRoPE's cos/sin scale :math:`\sqrt{1 + \ln s / \ln L}` (1 when :math:`s \le 1`), with
+    :math:`s` = ``factor`` (for Phi-3, ``max_position_embeddings / original_max_position_embeddings``)
+    and :math:`L` = ``original_max_len``; Hugging Face ``_compute_longrope_parameters``."""
+    factor = check_finite_real("factor", factor, minimum=0.0, strict=True)
+    original_max_len = check_positive_int("original_max_len", original_max_len)
+    if original_max_len < 2:
+        raise ValueError(f"original_max_len must be >= 2 (ln L divides), got {original_max_len}")
+    if factor <= 1.0:
+        return 1.0
+    return math.sqrt(1.0 + math.log(factor) / math.log(original_max_len))
+
+
+def proportional_frequencies(d: int, rotary_dim: int, base: float = 10000.0,
+                             factor: float = 1.0) -> NDArray[np.float64]:
+    r"""Proportional ("p-RoPE") frequencies of a ``d``-dimensional head that rotates ``rotary_dim``
+    features: the first :math:`r/2` frequencies *of the full head*, then zeros,
+
+    .. math:: \omega_i = \frac{n^{-2i/d}}{s} \;(i < r/2), \qquad \omega_i = 0 \;(r/2 \le i < d/2),
+
+    shape ``(d // 2,)``. This is Hugging Face's ``rope_type="proportional"`` (Gemma 4's global layers,
+    ``partial_rotary_factor`` :math:`= r/d`): ``rope_angles = int(partial_rotary_factor * d // 2)``
+    frequencies :math:`n^{-2i/d}`, zero-padded to :math:`d/2`, divided by ``factor`` :math:`s`. A pair
+    with frequency 0 never turns, so those :math:`d/2 - r/2` pairs carry no position. Compare GPT-NeoX's
+    partial rotary (``rope.apply(..., rotary_dim=r)``, convention ``"leading"``), whose :math:`r/2`
+    frequencies are :math:`n^{-2i/r}`: a complete :math:`r`-dimensional RoPE, from 1 down to
+    :math:`\approx 1/n`; here they stop at :math:`n^{-(r-2)/d}`, far above :math:`1/n`.
+    """
+    d = check_even_dim("d", d)
+    rotary_dim = check_even_dim("rotary_dim", rotary_dim)
+    if rotary_dim > d:
+        raise ValueError(f"rotary_dim must be <= d = {d}, got {rotary_dim}")
+    base = check_base("base", base)
+    factor = check_finite_real("factor", factor, minimum=0.0, strict=True)
+    omega = np.zeros(d // 2)
+    omega[: rotary_dim // 2] = frequencies(d, base)[: rotary_dim // 2]
+    return omega / factor
