@@ -106,3 +106,29 @@ def test_causal_mask():
 def test_validation(call, exc, msg):
     with pytest.raises(exc, match=msg):
         call()
+
+
+def test_window_mask_known_values():
+    inf = -np.inf
+    expected = np.array([[0, 0, inf, inf],
+                         [0, 0, 0, inf],
+                         [inf, 0, 0, 0],
+                         [inf, inf, 0, 0]])
+    np.testing.assert_array_equal(attention.window_mask(4, 2), expected)
+    assert not np.isinf(attention.window_mask(5, 5)).any()            # a window as long as the input
+    np.testing.assert_array_equal(np.isinf(attention.window_mask(3, 1)), ~np.eye(3, dtype=bool))
+
+
+@given(st.integers(1, 12), st.integers(1, 14))
+def test_window_and_causal_masks_leave_each_query_its_last_w_keys(n, w):
+    seen = np.isfinite(attention.window_mask(n, w) + attention.causal_mask(n))
+    for i in range(n):  # query i sees keys max(0, i - w + 1) .. i, no more and no fewer
+        assert np.flatnonzero(seen[i]).tolist() == list(range(max(0, i - w + 1), i + 1))
+
+
+@pytest.mark.parametrize("args, exc, msg", [((4, 0), ValueError, "window must be"),
+                                            ((4, 1.5), TypeError, "window must be"),
+                                            ((-1, 2), ValueError, "seq_len must be")])
+def test_window_mask_validation(args, exc, msg):
+    with pytest.raises(exc, match=msg):
+        attention.window_mask(*args)

@@ -21,7 +21,7 @@ from ..checks import (
     check_nonneg_int,
     check_positive_int,
 )
-from ..maths.attention import causal_mask, softmax
+from ..maths.attention import causal_mask, softmax, window_mask
 
 Params = dict[str, np.ndarray]  # parameter (or gradient) name -> float64 array
 
@@ -302,8 +302,9 @@ def _merge_heads(z: np.ndarray) -> np.ndarray:
 
 @dataclass
 class _Context:
-    """What every layer of one forward pass shares: positions, the additive score bias and the
-    rotation of queries and keys."""
+    """What the heads of one layer use in a forward pass: positions, the additive score bias and
+    the rotation of queries and keys (layers share these objects unless the scheme gives a layer
+    a window or leaves it unrotated)."""
 
     positions: np.ndarray  # (T,) float64
     bias: np.ndarray | None  # (T, T) or (H, T, T): the scheme's bias and/or the causal mask
@@ -386,19 +387,30 @@ def _mlp_back(dout: np.ndarray, cache: tuple, p: Params, prefix: str,
 # --------------------------------------------------------------------------------------------
 
 
-def _context(params: Params, config: LabConfig, seq_len: int, offset: int) -> _Context:
-    """Positions ``offset .. offset+T-1``, the score bias every layer adds (the scheme's and the
-    causal mask) and the rotation of queries and keys."""
+def _context(params: Params, config: LabConfig, seq_len: int, offset: int) -> list[_Context]:
+    """For each layer: positions ``offset .. offset+T-1``, the score bias (the scheme's, the causal
+    mask, and a sliding window where the scheme gives the layer one) and the rotation of queries
+    and keys (where the scheme rotates in that layer)."""
     positions = np.arange(offset, offset + seq_len, dtype=np.float64)
     bias, state = config.scheme.score_bias(params, config, seq_len)
     if config.causal:
         mask = causal_mask(seq_len)  # (T, T): -inf where the key comes after the query
         bias = mask if bias is None else bias + mask
     rotation = config.scheme.frequencies(config)
-    if rotation is None:
-        return _Context(positions, bias, state)
-    theta, multiplier = rotation
-    return _Context(positions, bias, state, theta, multiplier)
+    theta, multiplier = (None, 1.0) if rotation is None else rotation
+    shared = _Context(positions, bias, state, theta, multiplier)
+    out = []
+    for layer in config.scheme.layers(config):
+        if layer.rotates == (theta is not None) and layer.window is None:
+            out.append(shared)
+            continue
+        local = bias
+        if layer.window is not None:  # keys window or more tokens away: -inf
+            band = window_mask(seq_len, layer.window)
+            local = band if bias is None else bias + band
+        out.append(_Context(positions, local, state, theta if layer.rotates else None,
+                            multiplier if layer.rotates else 1.0))
+    return out
 
 
 def check_length(config: LabConfig, seq_len: int, offset: int = 0) -> None:
@@ -425,16 +437,16 @@ def forward_pass(params: Params, tokens: np.ndarray, config: LabConfig,
     backward pass needs. :func:`forward` checks its arguments and calls this."""
     batch, seq_len = tokens.shape
     check_length(config, seq_len, offset)
-    ctx = _context(params, config, seq_len, offset)
+    ctx = _context(params, config, seq_len, offset)  # one per layer
     x = params["embed"][tokens]  # (B, T, D)
-    added = config.scheme.input(params, ctx.positions, config)  # learned, sinusoidal: (T, D)
+    added = config.scheme.input(params, ctx[0].positions, config)  # learned, sinusoidal: (T, D)
     if added is not None:
         x = x + added
     blocks = []
     for b in range(config.n_layers):
         pre = f"block{b}."
         h, ln1 = _layer_norm(x, params[pre + "ln1.g"], params[pre + "ln1.b"])
-        a, att = _attention(params, pre + "attn.", h, config, ctx)
+        a, att = _attention(params, pre + "attn.", h, config, ctx[b])
         x = x + a
         ln2 = mlp = None
         if config.d_mlp:
@@ -474,12 +486,12 @@ def _backward(dlogits: np.ndarray, params: Params, config: LabConfig, cache: dic
             dh = _mlp_back(dx, mlp, params, pre + "mlp.", grads)
             dh, grads[pre + "ln2.g"], grads[pre + "ln2.b"] = _layer_norm_back(dh, ln2)
             dx = dx + dh
-        dh, dscores = _attention_back(dx, att, params, pre + "attn.", config, ctx, grads)
+        dh, dscores = _attention_back(dx, att, params, pre + "attn.", config, ctx[b], grads)
         dbias = dscores if dbias is None else dbias + dscores
         dh, grads[pre + "ln1.g"], grads[pre + "ln1.b"] = _layer_norm_back(dh, ln1)
         dx = dx + dh
     assert dbias is not None
-    grads.update(config.scheme.bias_grads(dbias, ctx.bias_state, config))  # T5's table
+    grads.update(config.scheme.bias_grads(dbias, ctx[0].bias_state, config))  # T5's table
     grads.update(config.scheme.input_grads(dx.sum(0), params, cache["offset"], config))  # learned
     grads["embed"] = np.zeros_like(params["embed"])
     np.add.at(grads["embed"], cache["tokens"], dx)  # scatter-add rows of repeated tokens

@@ -42,7 +42,7 @@ from ..maths import alibi, encodings, relative, rope_scaling
 if TYPE_CHECKING:
     from .model import LabConfig
 
-__all__ = ["NAMES", "REGISTRY", "T5_MAX_DISTANCE", "T5_NUM_BUCKETS", "WHERE", "Scheme", "get"]
+__all__ = ["NAMES", "REGISTRY", "T5_MAX_DISTANCE", "T5_NUM_BUCKETS", "WHERE", "Layer", "Scheme", "get"]
 
 #: The places where a scheme injects position into one attention head. ``input`` means added
 #: to the token vectors, ``queries-keys`` rotating queries and keys, ``scores`` added to the
@@ -53,6 +53,16 @@ T5_NUM_BUCKETS = 32  # T5's defaults (relative.t5_bucket): far offsets share the
 T5_MAX_DISTANCE = 128
 
 Params = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Layer:
+    """What one layer of a model does with position, as its scheme decides: whether its queries
+    and keys are rotated, and the sliding window its keys are limited to (``None``: every key
+    the mask allows)."""
+
+    rotates: bool
+    window: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,11 @@ class Scheme:
     def max_length(self, config: LabConfig) -> int | None:
         """The longest input a model with this scheme can run (``None``: any length)."""
         return None
+
+    def layers(self, config: LabConfig) -> tuple[Layer, ...]:
+        """What each of the ``config.n_layers`` layers does with position: by default every layer
+        alike, rotating if the scheme rotates, with no window."""
+        return (Layer(self.rotates),) * config.n_layers
 
     # -- its parameters ------------------------------------------------------------------------
 

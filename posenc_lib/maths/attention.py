@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..checks import as_array, check_bool, check_nonneg_int
+from ..checks import as_array, check_bool, check_nonneg_int, check_positive_int
 
-__all__ = ["attention", "causal_mask", "softmax"]
+__all__ = ["attention", "causal_mask", "softmax", "window_mask"]
 
 
 def softmax(x: ArrayLike, axis: int = -1) -> NDArray[np.floating]:
@@ -46,6 +46,19 @@ def causal_mask(seq_len: int) -> NDArray[np.float64]:
     seq_len = check_nonneg_int("seq_len", seq_len)
     mask = np.zeros((seq_len, seq_len))
     mask[np.triu_indices(seq_len, k=1)] = -np.inf
+    return mask
+
+
+def window_mask(seq_len: int, window: int) -> NDArray[np.float64]:
+    r"""``(L, L)`` additive mask of sliding-window attention: 0 where :math:`|i - j| < w`, ``-inf``
+    where query :math:`i` and key :math:`j` are ``window`` (:math:`w`) or more tokens apart. Added
+    to :func:`causal_mask`, each query sees itself and the :math:`w - 1` keys before it (Mistral's
+    and Gemma's local layers; transformers' ``sliding_window_overlay``)."""
+    seq_len = check_nonneg_int("seq_len", seq_len)
+    window = check_positive_int("window", window)
+    idx = np.arange(seq_len)
+    mask = np.zeros((seq_len, seq_len))
+    mask[np.abs(idx[:, None] - idx[None, :]) >= window] = -np.inf
     return mask
 
 
