@@ -1,10 +1,17 @@
 """Shared test settings: hypothesis profile and a deterministic matplotlib backend."""
 
 import os
+import sys
+from pathlib import Path
 
 import matplotlib
 import pytest
 from hypothesis import HealthCheck, settings
+
+# The tests live in one folder per layer of the library (maths, display, lab, course), per chapter,
+# for the site and for the tools; their shared modules (helpers, tool_loader, site_helpers and the
+# exercises_cases package) stay here, in tests/, importable from every folder.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 matplotlib.use("Agg")
 os.environ.setdefault("POSENC_WIDGETS", "live")

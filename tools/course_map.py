@@ -2,7 +2,7 @@
 
 Each chapter's first "In this chapter" admonition lists its objectives ("You will be able to"),
 prerequisites and time estimate; this script collects them into the course map with a checklist.
-``tests/test_course_map.py`` fails when the committed page is out of date. Usage::
+``tests/site/test_course_map.py`` fails when the committed page is out of date. Usage::
 
     python tools/course_map.py          # rewrite book/course_map.md
     python tools/course_map.py --check  # exit 1 if it would change

@@ -29,7 +29,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 TRAINED = ROOT / "posenc_lib" / "lab" / "trained"
 #: Tests that read stored models (besides the chapters); run to record what they use.
-MODEL_TESTS = ["tests/test_train_cache.py::test_a_stored_model_is_reproduced_from_scratch"]
+MODEL_TESTS = ["tests/lab/test_storage.py::test_a_stored_model_is_reproduced_from_scratch"]
 
 
 _REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")

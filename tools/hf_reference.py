@@ -6,7 +6,7 @@
 Creates (once) its own virtual environment ``.venv-hf/`` at the repository root with the pinned
 torch (CPU) and transformers below, then runs ``tools/hf_reference_worker.py`` inside it on each
 shipped configuration (``posenc_lib/maths/released_configs/``) and on the variants in
-:data:`VARIANTS`, and writes ``tests/golden/released/<name>.json``. ``tests/test_released.py``
+:data:`VARIANTS`, and writes ``tests/golden/released/<name>.json``. ``tests/maths/test_released.py``
 compares the library with those files without torch: torch never becomes a dependency of the book
 or its tests.
 """

@@ -31,7 +31,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import lab
-from . import schemes, storage as storage
 from ..checks import (
     as_array,
     check_bool,
@@ -40,6 +39,8 @@ from ..checks import (
     check_nonneg_int,
     check_positive_int,
 )
+from . import schemes
+from . import storage as storage
 
 __all__ = [
     "PRESS2022_WIKITEXT103",

@@ -10,8 +10,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..maths import rope, rope_scaling
-from . import schemes
 from ..checks import (
     check_base,
     check_bool,
@@ -21,7 +19,9 @@ from ..checks import (
     check_nonneg_int,
     check_positive_int,
 )
+from ..maths import rope, rope_scaling
 from ..maths.attention import causal_mask, softmax, window_mask
+from . import schemes
 
 Params = dict[str, np.ndarray]  # parameter (or gradient) name -> float64 array
 

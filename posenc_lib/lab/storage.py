@@ -23,7 +23,7 @@ so a stored model is written once and never rewritten unless its numbers change:
 * A change to what training computes (the forward or backward pass, the optimiser, the data a
   task draws) bumps :data:`NUMERICS`: every spec changes, ``make notebooks`` trains the models
   again under new names and prunes the old ones. Whether a change is a refactor is decided by
-  evidence, not by a hash: ``tests/test_train_cache.py`` retrains stored models from scratch
+  evidence, not by a hash: ``tests/lab/test_storage.py`` retrains stored models from scratch
   and compares.
 * Files are written deterministically (fixed zip timestamps, arrays in name order), so the same
   arrays always give the same bytes; the tests fail when a file's bytes change while its arrays

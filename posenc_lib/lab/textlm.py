@@ -41,8 +41,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import lab
-from . import schemes, storage as storage
 from ..checks import check_choice, check_nonneg_int, check_positive_int
+from . import schemes
+from . import storage as storage
 
 __all__ = [
     "CORPUS_DIR",

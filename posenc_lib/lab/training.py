@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..maths import rope_scaling
 from ..checks import (
     check_bool,
     check_choice,
@@ -19,6 +18,7 @@ from ..checks import (
     check_nonneg_int,
     check_positive_int,
 )
+from ..maths import rope_scaling
 from .model import (
     POSITIONS,
     LabConfig,

@@ -31,7 +31,7 @@ used), the plan records it in ``PositionPlan.defaulted``.
 
 The configurations of :data:`MODELS` ship with the library (:func:`load`); their sources are listed
 in ``posenc_lib/maths/released_configs/README.md``. ``tools/hf_reference.py`` runs transformers'
-own code on the same files and stores golden numbers that ``tests/test_released.py`` compares
+own code on the same files and stores golden numbers that ``tests/maths/test_released.py`` compares
 with.
 
 What is *not* position and is left out: Gemma's ``query_pre_attn_scalar`` (a constant softmax

@@ -116,5 +116,5 @@ CASES = {
 }
 
 # the all-float32 computation is accurate enough: it passes without a note (tested in
-# tests/test_ch05_frequencies.py, so the claim in the exercise text stays true)
+# tests/chapters/test_ch05.py, so the claim in the exercise text stays true)
 FLOAT32_PASSES = {"check_linear_encoding": _float32_encoding}

@@ -186,7 +186,7 @@ CASES = {
             (lambda x, p, b: rope_half(x, p, b) + 5j, "complex"),
         ],
         # float32 arithmetic (angles up to 40 rad) is within the checker's 1e-5 tolerance and
-        # passes without a note, as the exercise text says (tests/test_ch08_rope.py).
+        # passes without a note, as the exercise text says (tests/chapters/test_ch08.py).
     },
     "check_to_rotate_half": {
         "correct": to_rotate_half,

@@ -14,7 +14,7 @@
  * plain DOM elements and the same CSS class names (widget-label, widget-readout, ...), so the
  * book's CSS and tests address them the same way. A model it does not know is shown as a short
  * notice and reported on the console, so a new widget type cannot fail silently; the browser
- * test (tests/test_site.py) fails on any console error.
+ * test (tests/site/test_site.py) fails on any console error.
  *
  * Loaded only by pages that contain widgets (_config.yml: nb_ipywidgets_js), with `defer`, so the
  * page has been parsed when it runs.

@@ -8,7 +8,7 @@ tensor2tensor's frequency spacing n^(-i/(d/2-1)), is *rejected* with a hint that
 exercise asks for the paper's formula.
 
 The cases of each checker are chosen so that no two typical mistakes produce the same numbers on
-any case (``tests/test_sinusoidal_chapter.py`` checks it): a hint never names a mistake the
+any case (``tests/chapters/test_ch06.py`` checks it): a hint never names a mistake the
 learner did not make.
 """
 
@@ -28,7 +28,7 @@ __all__ = ["check_shift_matrix", "check_sinusoidal_encoding", "check_wavelength"
 
 #: Largest difference from the float64 reference that is accepted as float32 rounding: about three
 #: times the largest error of the usual float32 recipes on the cases of exercise 1 (measured in
-#: ``tests/test_sinusoidal_chapter.py``), so that a constant error of 2e-5 is already rejected.
+#: ``tests/chapters/test_ch06.py``), so that a constant error of 2e-5 is already rejected.
 FLOAT32_TOL = 1e-5
 
 
