@@ -46,3 +46,28 @@ def test_linear_explorer_runs(d):
     explorer = naive.linear_explorer()
     assert explorer is not None
     naive.wavelength_schedules(fig, d)
+
+
+def test_encoding_heatmaps_put_dimension_0_at_the_top():
+    """The book's one orientation for an encoding's heatmap (chapters 5 and 6): positions across,
+    dimensions down, dimension 0 (the fastest pair) in the top row."""
+    from posenc_lib.maths import encodings
+
+    fig = new_figure(8.0, 3.2)
+    naive.encoding_heatmaps(fig, [("linear", encodings.linear(50, 8))])
+    ax = fig.axes[0]
+    bottom, top = ax.get_ylim()
+    assert bottom > top                                   # the y axis runs downwards
+    image = ax.images[0].get_array()
+    assert np.allclose(image[0], np.sin(np.arange(50)))   # row 0 of the image: dimension 0
+
+
+def test_circle_is_drawn_cosine_across_sine_up():
+    """The book's one orientation for a (sin, cos) pair (chapters 4-6): cosine across, sine up,
+    so moving along the sequence turns the point counter-clockwise."""
+    fig = new_figure(7.5, 3.4)
+    naive.mirror_pair(fig, 2, 353, k=1)
+    circle = fig.axes[1]
+    assert circle.get_xlabel().startswith("cos") and circle.get_ylabel().startswith("sin")
+    start = next(line for line in circle.get_lines() if line.get_label() == "positions 2 → 3")
+    assert np.allclose([start.get_xdata()[0], start.get_ydata()[0]], [np.cos(2), np.sin(2)])

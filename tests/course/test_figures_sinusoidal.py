@@ -55,3 +55,25 @@ def test_float32_figure_returns_the_measured_errors():
 def test_clock_faces_needs_positions():
     with pytest.raises(ValueError, match="positions must hold at least one"):
         figs.clock_faces(new_figure(), [])
+
+
+def test_dials_turn_counter_clockwise_from_the_right_like_chapter_4s_circle():
+    """Each hand points to (cos, sin) of its angle: right at position 0, then counter-clockwise."""
+    fig = new_figure(6.4, 5.0)
+    figs.clock_faces(fig, positions=[0, 1], d=4)
+    hands = [next(line for line in ax.get_lines() if line.get_linewidth() == 2.2)
+             for ax in fig.axes]
+    tips = [(h.get_xdata()[-1], h.get_ydata()[-1]) for h in hands]
+    omega = encodings.frequencies(4)
+    assert np.allclose(tips[0], (0.8, 0.0)) and np.allclose(tips[1], (0.8, 0.0))   # position 0
+    for (x, y), w in zip(tips[2:], omega):                                         # position 1
+        assert np.allclose((x, y), (0.8 * np.cos(w), 0.8 * np.sin(w)))
+        assert y > 0                                    # turned counter-clockwise
+
+
+def test_encoding_heatmaps_put_dimension_0_at_the_top():
+    fig = new_figure(7.0, 3.0)
+    figs.layout_heatmaps(fig, seq_len=16, d=8)
+    for ax in fig.axes[:2]:
+        bottom, top = ax.get_ylim()
+        assert bottom > top

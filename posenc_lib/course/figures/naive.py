@@ -459,14 +459,15 @@ def rotation_explorer(omega: float = 1.0, n_points: int = 25) -> Explorer:
 
 # -- chapter 5 --------------------------------------------------------------------------------
 def encoding_heatmaps(fig: Figure, panels: Sequence[tuple[str, np.ndarray]]) -> None:
-    """Heatmaps of encodings (rows: positions, shown along x; columns: dimensions, along y)."""
+    """Heatmaps of encodings: positions across, dimensions down, dimension 0 (the fastest pair)
+    at the top, like the rows of a printed table (the book's one orientation for encodings)."""
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     im = None
     for ax, (title, pe) in zip(axes, panels):
-        im = ax.imshow(pe.T, aspect="auto", origin="lower", cmap=DIVERGING, vmin=-1, vmax=1,
+        im = ax.imshow(pe.T, aspect="auto", origin="upper", cmap=DIVERGING, vmin=-1, vmax=1,
                        interpolation="nearest")
         ax.set_xlabel("position")
-        ax.set_ylabel("dimension")
+        ax.set_ylabel("dimension (0 at the top)")
         ax.set_title(title)
     assert im is not None
     fig.colorbar(im, ax=list(axes), label="value", shrink=0.85)
@@ -537,11 +538,11 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
     def plot(fig: Figure, d: int) -> Callable[..., Any]:
         ax, cax, ax2 = fixed_axes(fig, (0.08, 0.14, 0.36, 0.72), (0.455, 0.14, 0.012, 0.72),
                                    (0.62, 0.14, 0.36, 0.72))
-        im = ax.imshow(encodings.linear(seq_len, d).T, aspect="auto", origin="lower",
+        im = ax.imshow(encodings.linear(seq_len, d).T, aspect="auto", origin="upper",
                        cmap=DIVERGING, vmin=-1, vmax=1, interpolation="nearest",
-                       extent=(-0.5, seq_len - 0.5, -0.5, d - 0.5))
+                       extent=(-0.5, seq_len - 0.5, d - 0.5, -0.5))
         ax.set_xlabel("position")
-        ax.set_ylabel("dimension")
+        ax.set_ylabel("dimension (0 at the top)")
         fig.colorbar(im, cax=cax)
         title = ax.set_title("")
         lin_line, = ax2.plot([], [], "o-", color=OKABE_ITO[0], markersize=2.5,
@@ -558,7 +559,8 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
 
         def update(d: int) -> list[Artist]:
             im.set_data(encodings.linear(seq_len, d).T)
-            im.set_extent((-0.5, seq_len - 0.5, -0.5, d - 0.5))
+            im.set_extent((-0.5, seq_len - 0.5, d - 0.5, -0.5))
+            ax.set_ylim(d - 0.5, -0.5)                     # dimension 0 at the top
             title.set_text(f"linear encoding, d = {d}")
             i = np.arange(d // 2)
             lin = 2 * np.pi / encodings.linear_frequencies(d)
@@ -581,7 +583,8 @@ def linear_explorer(seq_len: int = 200, base: float = 10000.0) -> Explorer:
         title="sin(pos/(i+1)): more dimensions, but not more scales",
         alt=lambda d: (
             f"Left: heatmap of the linear encoding with d = {d} over positions 0 to "
-            f"{seq_len - 1}, fast stripes at the bottom, slower ones higher up. Right: wavelength "
+            f"{seq_len - 1}, dimension 0 at the top: fast stripes at the top, slower ones lower "
+            f"down. Right: wavelength "
             f"of each pair on a log scale, linear schedule (longest {math.pi * d:.0f}) against "
             f"the geometric one (longest {2 * math.pi * base ** ((d - 2) / d):.0f})."),
         figsize=(7.6, 3.4),

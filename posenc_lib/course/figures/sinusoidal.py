@@ -51,20 +51,21 @@ def _fmt_len(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
-# -- the clock analogy ------------------------------------------------------------------------
+# -- the dial analogy -------------------------------------------------------------------------
 def _draw_clock(ax: Axes, colour: str) -> Callable[..., None]:
-    """A clock face on ``ax``; returns ``set_angle(theta)`` that moves its hand.
+    """A dial on ``ax``; returns ``set_angle(theta)`` that moves its hand.
 
-    The hand points to ``(sin θ, cos θ)``: the pair's two coordinates, read as (x, y). At θ = 0 it
-    points to 12 o'clock and it turns clockwise as θ grows — a real clock hand.
+    The book draws every (sin, cos) pair the same way (chapter 4's circle): the cosine across,
+    the sine up. The hand points to ``(cos θ, sin θ)``: at θ = 0 it points right (3 o'clock), and
+    it turns counter-clockwise as θ grows, as angles do in mathematics.
     """
     ax.add_patch(Circle((0, 0), 1.0, fill=False, lw=1.2, color="#555555"))
     for t in np.arange(12) * np.pi / 6:
-        ax.plot([0.88 * np.sin(t), np.sin(t)], [0.88 * np.cos(t), np.cos(t)],
+        ax.plot([0.88 * np.cos(t), np.cos(t)], [0.88 * np.sin(t), np.sin(t)],
                 color="#888888", lw=0.8)
     trace, = ax.plot([], [], color=colour, lw=2.5, alpha=0.35)
-    hand, = ax.plot([0, 0], [0, 1], color=colour, lw=2.2, solid_capstyle="round")
-    tip, = ax.plot([0], [1], marker="o", color=colour, ms=5)
+    hand, = ax.plot([0, 1], [0, 0], color=colour, lw=2.2, solid_capstyle="round")
+    tip, = ax.plot([1], [0], marker="o", color=colour, ms=5)
     ax.plot([0], [0], marker="o", color="#333333", ms=3)
     ax.set_xlim(-1.15, 1.15)
     ax.set_ylim(-1.15, 1.15)
@@ -75,22 +76,23 @@ def _draw_clock(ax: Axes, colour: str) -> Callable[..., None]:
         spine.set_visible(False)
 
     def set_angle(theta: float, swept: float | None = None) -> None:
-        x, y = np.sin(theta), np.cos(theta)
+        x, y = np.cos(theta), np.sin(theta)
         hand.set_data([0, 0.8 * x], [0, 0.8 * y])
         tip.set_data([0.8 * x], [0.8 * y])
         # the arc swept by the last step (how far one position moves this hand)
         if swept is not None:
             a = np.linspace(theta - min(swept, 2 * np.pi), theta, 40)
-            trace.set_data(0.8 * np.sin(a), 0.8 * np.cos(a))
+            trace.set_data(0.8 * np.cos(a), 0.8 * np.sin(a))
 
     return set_angle
 
 
 def clock_faces(fig: Figure, positions: Sequence[int], d: int = 8, base: float = 10000.0) -> None:
-    """A grid of clocks: one row per position, one column per dimension pair.
+    """A grid of dials: one row per position, one column per dimension pair.
 
-    The hand of clock ``(pos, i)`` points to ``(PE(pos, 2i), PE(pos, 2i+1)) = (sin, cos)``; a
-    shaded arc shows how far it turned since ``pos - 1``.
+    The hand of dial ``(pos, i)`` points to ``(PE(pos, 2i+1), PE(pos, 2i)) = (cos, sin)``: the
+    cosine across, the sine up, as in chapter 4; a shaded arc shows how far it turned since
+    ``pos - 1``.
     """
     positions = [int(p) for p in positions]
     if not positions:
@@ -108,12 +110,13 @@ def clock_faces(fig: Figure, positions: Sequence[int], d: int = 8, base: float =
                              f"λ = {_fmt_len(lam[i])}", fontsize=9)
             if i == 0:
                 ax.set_ylabel(f"pos = {pos}", rotation=0, ha="right", va="center", fontsize=10)
-    fig.suptitle(f"Each pair is a clock hand (d = {d}, n = {base:g}): "
+    fig.suptitle(f"Each pair is a hand on a dial (d = {d}, n = {base:g}): "
                  "fast on the left, slow on the right", fontsize=11)
 
 
 def clock_explorer() -> Explorer:
-    """Explorer: the four hands of a d=8, n=10000 encoding at one position (the slider)."""
+    """Explorer: the four hands of a d=8, n=10000 encoding at one position (the slider), drawn
+    like chapter 4's circle (cosine across, sine up, turning counter-clockwise)."""
     d = 8
 
     n = 10000.0
@@ -135,7 +138,7 @@ def clock_explorer() -> Explorer:
                 titles[i].set_text(f"pair i={i}, λ = {_fmt_len(lam[i])}")
                 readouts[i].set_text(f"sin = {np.sin(pos * omega[i]):+.3f}\n"
                                      f"cos = {np.cos(pos * omega[i]):+.3f}")
-            sup.set_text(f"Position {pos} on four clocks (d = {d}, n = {n:g}); "
+            sup.set_text(f"Position {pos} on four dials (d = {d}, n = {n:g}); "
                          "the pale arc is one step")
 
         update(pos)
@@ -145,10 +148,11 @@ def clock_explorer() -> Explorer:
         plot,
         int_param("pos", "position", 0, 2000, 7, (0, 1, 2, 3, 5, 7, 10, 30, 100, 300, 1000, 2000),
                   description="token position"),
-        title="The clock analogy: one hand per dimension pair",
-        alt=lambda pos: (f"Four clock faces for position {pos} of a d=8 sinusoidal encoding with "
-                         f"base n={n:g}. Hand i points at angle {pos} times n^(-2i/8), read "
-                            "clockwise from 12 o'clock; the first hand turns fastest."),
+        title="One hand per dimension pair",
+        alt=lambda pos: (f"Four dials for position {pos} of a d=8 sinusoidal encoding with "
+                         f"base n={n:g}. Hand i points at angle {pos} times n^(-2i/8), measured "
+                         "counter-clockwise from 3 o'clock (cosine across, sine up); the first "
+                         "hand turns fastest."),
         figsize=(7.0, 2.9),
     )
 
@@ -386,7 +390,7 @@ def layout_heatmaps(fig: Figure, seq_len: int = 64, d: int = 32, base: float = 1
         ax.set_xlabel("position")
         ax.set_title("interleaved: sin, cos, sin, cos, …" if layout == "interleaved"
                      else "concat: all sines, then all cosines")
-    axes[0].set_ylabel("dimension")
+    axes[0].set_ylabel("dimension (0 at the top)")
     fig.colorbar(im, ax=list(axes), label="PE value", shrink=0.85)
 
 
