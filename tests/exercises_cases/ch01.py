@@ -111,6 +111,11 @@ CASES = {
             (_whole_sum, "not by the sum of the whole matrix"),
             (lambda q, k: np.exp(_scaled(q, k) - _scaled(q, k).max(axis=1, keepdims=True)),
              "you returned the exponentials"),
+            # the chapter's attention_core returns two things; copying its last line:
+            (lambda q, k: (attention_weights(q, k), None), "its first item is the right weight"),
+            (lambda q, k: (attention_weights(q, k), _scaled(q, k)), "its first item is the right"),
+            (lambda q, k: (_scaled(q, k), attention_weights(q, k)), "its second item is the right"),
+            (lambda q, k: (_scaled(q, k), None), "none of its items is the expected"),
         ],
         # float32 arithmetic is within the checker's 1e-6 tolerance: it passes without a note
     },

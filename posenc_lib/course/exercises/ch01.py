@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ...maths import attention as _attention
-from ._core import Diagnosis, Report, run_checks
+from ._core import Diagnosis, Report, call_student, close, run_checks
 
 __all__ = ["check_attention_weights", "check_permutation_matrix"]
 
@@ -239,6 +240,12 @@ def check_attention_weights(student: Callable[[np.ndarray, np.ndarray], Any]) ->
                   "exponential underflows to 0, and 0/0 is NaN."),
     ]
     report = run_checks("attention_weights", student, _weights_ref, cases, diagnoses)
+    tuple_message = _tuple_message(student, cases)
+    if tuple_message:
+        # (weights, None) or (output, weights), like the chapter's attention_core: one message
+        # that says so replaces the per-case ones ("a result containing None", a 3-D shape)
+        report.messages = [tuple_message]
+        return report
     # A non-finite result that no diagnosis recognised: do not guess the mistake; say what an
     # overflow that numpy reported means in a softmax, and give the recipe.
     unexplained = [m for m in report.messages if "contains inf or NaN" in m]
@@ -249,6 +256,39 @@ def check_attention_weights(student: Callable[[np.ndarray, np.ndarray], Any]) ->
     elif unexplained:
         report.messages.append("Hint: " + _STABLE_RECIPE[0].upper() + _STABLE_RECIPE[1:])
     return report
+
+
+def _tuple_message(student: Student,
+                   cases: Sequence[tuple[str, tuple[np.ndarray, np.ndarray]]]) -> str:
+    """What to say when ``student`` returns a tuple (or list) of several items instead of one
+    array, on every case where it returns anything; "" otherwise. Says which item, if any, is
+    the right weight matrix on every case."""
+    results = []
+    for _, args in cases:
+        status, got = call_student(student, copy.deepcopy(args))
+        if status != "ok":
+            continue
+        if not (isinstance(got, (tuple, list)) and len(got) >= 2
+                and isinstance(got[0], np.ndarray) and got[0].ndim == 2):
+            return ""  # not a tuple here (or a plain nested list of numbers): the usual checks
+        results.append((got, _weights_ref(*args)))
+    if not results:
+        return ""
+    n_items = {len(got) for got, _ in results}
+    if len(n_items) != 1:
+        return ""
+    n = n_items.pop()
+    right = [j for j in range(n) if all(close(got[j], ref) for got, ref in results)]
+    kind = type(results[0][0]).__name__
+    head = (f"your function returned a {kind} of {n} items, not one array (`return weights, "
+            "something` builds a tuple; the chapter's `attention_core` returns two things, this "
+            "exercise asks for the weights only).")
+    if right:
+        which = ("first", "second", "third")[right[0]] if right[0] < 3 else f"item {right[0]}"
+        return (f"{head} Its {which} item is the right weight matrix on every case: return just "
+                "that, `return weights`.")
+    return f"{head} None of its items is the expected ({cases[0][1][0].shape[0]} × "\
+           f"{cases[0][1][1].shape[0]}) weight matrix yet: return one array of shape (`L_q`, `L_k`)."
 
 
 def _perm_ref(order: Sequence[int]) -> np.ndarray:
