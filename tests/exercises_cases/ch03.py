@@ -102,6 +102,9 @@ CASES = {
             (lambda v, dec: str(count_collisions(v, dec)), "expected numbers"),
             (lambda v, dec: [(p, q) for p in range(len(v)) for q in range(p + 1, len(v))
                              if round(v[p], dec) == round(v[q], dec)], "return how many there are"),
+            # the right count, wrapped in a list or a one-element array
+            (lambda v, dec: [count_collisions(v, dec)], "the number inside is right"),
+            (lambda v, dec: np.array([2 * count_collisions(v, dec)]), "return the number itself"),
         ],
     },
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from ...maths import encodings as _enc
 from ...maths import periodicity as _per
-from ._core import Diagnosis, Report, run_checks
+from ._core import Diagnosis, Report, call_student, close, run_checks
 
 __all__ = ["check_count_collisions", "check_sine_encoding"]
 
@@ -170,4 +171,25 @@ def check_count_collisions(student: Callable[[np.ndarray, int], Any]) -> Report:
         Diagnosis(lambda values, decimals: _per.collision_pairs(values, decimals),
                   "you returned the pairs themselves; return how many there are (a number)."),
     ]
-    return run_checks("count_collisions", student, _per.count_collisions, cases, diagnoses)
+    report = run_checks("count_collisions", student, _per.count_collisions, cases, diagnoses)
+    # one number wrapped in a list or an array ([n], np.array([n])): say so, and whether the
+    # number inside is right, instead of "expected shape (), got (1,)"
+    for j, message in enumerate(report.messages):
+        name = next((n for n, _ in cases if message.startswith(f"{n}: expected shape (), got")),
+                    None)
+        if name is None:
+            continue
+        args = dict(cases)[name]
+        status, got = call_student(student, copy.deepcopy(args))
+        if status != "ok" or np.size(got) != 1:
+            continue
+        right = close(np.asarray(got, dtype=float).ravel()[0], _per.count_collisions(*args))
+        inside = " (the number inside is right)." if right else "."
+        if any("one number inside a list" in m for m in report.messages[:j]):
+            report.messages[j] = f"{name}: again one number inside a list or array" + inside
+            continue
+        report.messages[j] = (
+            f"{name}: your function returned one number inside a list or array (shape "
+            f"{np.shape(got)}); return the number itself, for example `return int(total)` "
+            "instead of `return [total]`" + inside)
+    return report

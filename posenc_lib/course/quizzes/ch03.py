@@ -30,21 +30,25 @@ def _count(omega: float) -> int:
 # Q1: sin 2 = sin(pi - 2) exactly, although both numbers are irrational
 assert abs(math.sin(2.0) - math.sin(math.pi - 2.0)) < 1e-15
 
-# Q2: 2 and 353 are a mirror pair, not a near-period
-_TURNS_351 = 351 / (2 * math.pi)
-_D351 = float(periodicity.wrap_error([351])[0])
+# Q2: which partner of position 100 is a *mirror* collision? 355 ≈ 113π, 710 ≈ 113 turns
 _MIRROR_ERR = 355 - 113 * math.pi
-_COS2, _COS353 = math.cos(2.0), math.cos(353.0)
-assert round(math.sin(2.0), 4) == round(math.sin(353.0), 4)     # "agree to 4 decimals"
-assert abs(_MIRROR_ERR) < 5e-5 and _D351 > 0.5
-assert _COS2 < 0 < _COS353 and abs(_COS2 + _COS353) < 1e-4
+assert abs(_MIRROR_ERR) < 5e-5
+_P2 = 640                                      # its mirror partner uses 1065 = 3 · 355 ≈ 339π
+_Q2 = {"mirror": 1065 - _P2, "half": 710 - _P2, "flip": _P2 + 355, "period": _P2 + 710}
+assert abs(1065 - 339 * math.pi) < 1e-4 and 339 % 2 == 1
+_SIN = {q: math.sin(q) for q in (_P2, *_Q2.values())}
+_COS = {q: math.cos(q) for q in (_P2, *_Q2.values())}
+_R3 = {q: round(x, 3) + 0.0 for q, x in _SIN.items()}
+assert _R3[_P2] == _R3[_Q2["mirror"]] == _R3[_Q2["period"]]            # both partners collide …
+assert _COS[_P2] * _COS[_Q2["mirror"]] < 0 < _COS[_P2] * _COS[_Q2["period"]]   # … one mirrors
+assert _R3[_Q2["half"]] == _R3[_Q2["flip"]] == -_R3[_P2] != _R3[_P2]    # flipped signs
+assert abs(_SIN[_P2]) > 0.4                                             # so a flip is visible
 
-# Q3: 2001 values at 3 decimals; the sine's first collision comes much earlier
-_N_VALUES = len(np.unique(np.round(np.linspace(-1, 1, 200_001), 3) + 0.0))
-assert _N_VALUES == 2001
-_FIRST = periodicity.collision_pairs(np.sin(np.arange(_N_VALUES + 1)), 3)
-_FIRST_P, _FIRST_Q = (int(x) for x in _FIRST[np.argmin(_FIRST[:, 1])])
-assert (_FIRST_P, _FIRST_Q) == (11, 55) and round(_FIRST_Q - _FIRST_P) == 44
+# Q3: one number in [0, 1] rounded to 2 decimals: 101 values, so at most 101 positions apart
+_N_VALUES2 = len(np.unique(np.round(np.linspace(0, 1, 100_001), 2) + 0.0))
+assert _N_VALUES2 == 101
+_N_VALUES3 = len(np.unique(np.round(np.linspace(-1, 1, 200_001), 3) + 0.0))   # the chapter's 2001
+assert _N_VALUES3 == 2001
 
 # Q4: near-periods of sin(10 pos): 10 * 71 = 710 ≈ 113 turns
 _OFFSETS = (6, 63, 71, 710)
@@ -58,21 +62,22 @@ assert abs(_D10[71] - _D1_710) < 1e-9                     # the same miss as 710
 _PAIRS10 = periodicity.collision_pairs(np.sin(10.0 * _POS), 3)
 assert len(_PAIRS10) > 1141 and np.all((_PAIRS10[:, 1] - _PAIRS10[:, 0]) % 71 == 0)
 
-# Q5: ω = 2π + ε samples like ω = ε on whole positions
-_EPS = 1e-5
+# Q5: ω = 2π − 0.01 samples like ω = −0.01 on whole positions: sin(−x) = −sin(x), and
+# rounding is symmetric, so the count is exactly that of ω = 0.01
 _N1 = _count(1.0)
-_N_EPS = _count(2 * math.pi + _EPS)
-_N_TINY = _count(_EPS)
 _N_ALL = len(_POS) * (len(_POS) - 1) // 2
-_VALUES_EPS = len(np.unique(np.round(np.sin((2 * math.pi + _EPS) * _POS), 3) + 0.0))
-_TOP_EPS = float(np.sin(_EPS * 1000))
-_RUNS_EPS = np.unique(np.round(np.sin((2 * math.pi + _EPS) * _POS), 3) + 0.0, return_counts=True)[1]
-_PER_VALUE_EPS = int(np.median(_RUNS_EPS))               # the typical run of equal values
-assert _N_EPS == _N_TINY and _N_EPS > 10 * _N1 and _N_EPS < _N_ALL / 5
 assert _N1 == 1141 and _N_ALL == 500_500
+_W5 = 2 * math.pi - 0.01
+_N_W5 = _count(_W5)
+_SLOW5 = np.sin(0.01 * _POS)
+assert np.max(np.abs(np.sin(_W5 * _POS) + _SLOW5)) < 1e-10            # the same samples, negated
+_FRAC5 = np.abs(np.abs(_SLOW5) * 1000 % 1 - 0.5)                     # distance to a rounding edge
+assert _FRAC5.min() > 1e-6                                            # so the counts are portable
+_N_TURNS5 = _W5 * 1000 / (2 * math.pi)                                # turns of the grey curve
 
 # Q6: ω = 0.01 blurs neighbours; on long sequences it collides about as often as ω = 1
 _N001 = _count(0.01)
+assert _N_W5 == _N001
 _STEP001 = float(np.max(np.abs(np.diff(np.sin(0.01 * _POS)))))
 _SAME_NEIGHBOURS = int(np.sum(np.diff(np.round(np.sin(0.01 * _POS), 3)) == 0))
 _LONG = 100_000
@@ -107,39 +112,49 @@ QUIZ = quiz.quiz(
                     "p + q = (2m+1)π, and π is irrational."),
     ),
     quiz.question(
-        "sin 2 and sin 353 agree to 4 decimals. Which relation between 2 and 353 explains it?",
-        quiz.option("353 − 2 = 351 is almost a whole number of turns.", False,
-                    f"351/(2π) ≈ {_TURNS_351:.2f} turns, {_D351:.2f} radians away from a whole "
-                    "number: far from a near-period. Look at the sine's other symmetry, "
-                    "sin x = sin(π − x)."),
-        quiz.option("2 + 353 = 355 is almost 113π, and sin x = sin(π − x).", True,
-                    f"355 − 113π ≈ {_MIRROR_ERR:.1e}, so sin 353 = sin(355 − 2) ≈ sin(113π − 2) "
-                    "= sin 2: a mirror pair, not a period. That is why the cosines have opposite "
-                    f"signs (cos 2 ≈ {_signed(_COS2)}, cos 353 ≈ {_signed(_COS353)}), a fact chapter 4 "
-                    "uses."),
-        quiz.option("Both sit at the same height on a rising stretch of the wave.", False,
-                    f"They sit on opposite slopes: cos 2 ≈ {_signed(_COS2)} (falling), cos 353 ≈ "
-                    f"{_signed(_COS353)} (rising). The same height on the same slope would mean "
-                    "q − p close to a whole number of turns, a near-period; here it is the "
-                    "mirror symmetry."),
+        f"With 355 ≈ 113π and 710 ≈ 113 turns in mind: sin {_P2} ≈ {_signed(_SIN[_P2])}. Which "
+        f"position q makes (q, {_P2}) a *mirror* pair, whose sines agree to 3 decimals because "
+        f"q + {_P2} is close to an odd multiple of π?",
+        quiz.option(f"q = {_Q2['mirror']}", True,
+                    f"{_Q2['mirror']} + {_P2} = 1065 = 3 · 355 ≈ 339π, an odd multiple of π, so "
+                    f"sin {_Q2['mirror']} ≈ sin(339π − {_P2}) = sin(π − {_P2}) = sin {_P2} (both "
+                    f"{_signed(_R3[_P2])} to 3 decimals). As for 2 and 353, the cosines have "
+                    f"opposite signs: {_signed(_COS[_P2])} and {_signed(_COS[_Q2['mirror']])}."),
+        quiz.option(f"q = {_Q2['half']}", False,
+                    f"{_P2} + {_Q2['half']} = 710 ≈ 226π, an *even* multiple of π: "
+                    f"sin(226π − {_P2}) = −sin {_P2}, so sin {_Q2['half']} ≈ "
+                    f"{_signed(_SIN[_Q2['half']])}. The mirror needs an odd multiple, such as "
+                    "355 ≈ 113π or 3 · 355 ≈ 339π."),
+        quiz.option(f"q = {_Q2['flip']}", False,
+                    f"{_Q2['flip']} − {_P2} = 355 ≈ 113π is an odd number of *half* turns, so the "
+                    f"wave is flipped: sin {_Q2['flip']} ≈ −sin {_P2} = "
+                    f"{_signed(_SIN[_Q2['flip']])}. A mirror pair needs the *sum* near an odd "
+                    "multiple of π."),
+        quiz.option(f"q = {_Q2['period']}", False,
+                    f"sin {_Q2['period']} ≈ {_signed(_SIN[_Q2['period']])} does agree with "
+                    f"sin {_P2}, but because {_Q2['period']} − {_P2} = 710 ≈ 113 whole turns: a "
+                    f"near-period, not a mirror. Its cosine agrees too "
+                    f"({_signed(_COS[_Q2['period']])}), which a mirror's never does."),
+        kind="compute", ordered=True,
     ),
     quiz.question(
-        "You give each position one number, rounded to 3 decimals, in [−1, 1]. What is the "
-        "longest sequence in which all positions can still differ, *whatever* function you use?",
-        quiz.option("2001 positions, whatever function you use", True,
-                    f"There are {_N_VALUES} values from −1.000 to 1.000 in steps of 0.001, so a "
-                    f"{_N_VALUES + 1}nd position must reuse one (the pigeonhole principle). The "
-                    f"sine does far worse: its first collision is positions {_FIRST_P} and "
-                    f"{_FIRST_Q}, 44 ≈ 7 turns apart."),
-        quiz.option("710 positions, the best near-period of sin", False,
-                    "710 is where sin(pos) nearly repeats, but the question asks about any "
-                    f"function. A clever function can do better than the sine (whose first "
-                    f"collision is at positions {_FIRST_P} and {_FIRST_Q}), but no function can "
-                    f"beat the count of available values, {_N_VALUES}."),
-        quiz.option("No limit, if the function is chosen well", False,
-                    f"The limit comes from counting, not from the function: {_N_VALUES} distinct "
-                    f"values cannot label more than {_N_VALUES} positions."),
-        kind="compute",
+        "You give each position a single number in [0, 1], rounded to 2 decimals, and you may "
+        "pick the function freely. At most how many positions can all get different numbers?",
+        quiz.option("100", False,
+                    "That counts the steps of 0.01 from 0 to 1. The values are 0.00, 0.01, …, "
+                    f"1.00: both ends count, {_N_VALUES2} values, so {_N_VALUES2} positions."),
+        quiz.option(f"{_N_VALUES2}", True,
+                    f"0.00, 0.01, …, 1.00 are {_N_VALUES2} values, so the best function labels "
+                    f"{_N_VALUES2} positions and position {_N_VALUES2 + 1} must reuse a value (the "
+                    f"pigeonhole principle). The chapter's 3 decimals in [−1, 1] give "
+                    f"{_N_VALUES3}; more digits move the limit, never remove it."),
+        quiz.option("201", False,
+                    f"201 values would be [−1, 1] at 2 decimals. Here the range is [0, 1]: "
+                    f"{_N_VALUES2} values, so at most {_N_VALUES2} positions."),
+        quiz.option("No limit, for a well-chosen function", False,
+                    f"The limit comes from counting, not from the function: {_N_VALUES2} distinct "
+                    f"values cannot label more than {_N_VALUES2} positions."),
+        kind="compute", ordered=True,
     ),
     quiz.question(
         "sin(pos) nearly repeats after 710 positions, because 710 ≈ 113 turns of 2π (it misses "
@@ -165,31 +180,31 @@ QUIZ = quiz.quiz(
         kind="compute",
     ),
     quiz.question(
-        f"Among positions 0 … 1000, ω = 1 gives {_n(_N1)} pairs that agree to 3 decimals. "
-        "Predict: what happens with ω = 2π + 0.00001?",
-        quiz.option("Far fewer pairs: a fast wave separates positions", False,
-                    "The grey curve is fast, but only whole positions count: there "
-                    "sin((2π + ε)p) = sin(2πp + εp) = sin(εp). The samples are those of the very "
-                    "slow wave ω = 0.00001 (this is called aliasing)."),
-        quiz.option("About as many pairs: just another frequency", False,
-                    "On whole positions ω = 2π + ε gives exactly the samples of ω = ε = 0.00001, a "
-                    f"wave that climbs from 0 to only {_TOP_EPS:.3f} over 1000 positions: "
-                    f"{_n(_N_EPS)} pairs."),
-        quiz.option("Far more pairs: neighbours become inseparable", True,
-                    f"sin((2π + ε)p) = sin(εp): over 1000 positions the values climb from 0 to "
-                    f"{_TOP_EPS:.3f} in steps of 0.00001, so only {_VALUES_EPS} distinct "
-                    f"3-decimal values are used, most of them by a run of {_PER_VALUE_EPS} neighbours: "
-                    f"{_n(_N_EPS)} pairs, {_N_EPS / _N1:.0f} times as many as ω = 1."),
-        quiz.option("Every pair collides, as at ω = 2π exactly", False,
-                    f"At exactly 2π every value is sin 0 = 0 and all {_n(_N_ALL)} pairs collide. "
-                    f"With ε = 0.00001 the values still spread over {_VALUES_EPS} distinct "
-                    f"3-decimal values: {_n(_N_EPS)} pairs."),
+        f"Among positions 0 … 1000, ω = 0.01 gives {_N001} pairs that agree to 3 decimals. "
+        "Predict the count for ω = 2π − 0.01, just *below* 2π.",
+        quiz.option(f"Exactly {_N001}, the same count as ω = 0.01", True,
+                    "On whole positions the 2π part is whole turns: sin((2π − 0.01)p) = "
+                    "sin(−0.01p) = −sin(0.01p). The samples are those of ω = 0.01 with the sign "
+                    "flipped, and two values round alike exactly when their negatives do: "
+                    f"{_N_W5} pairs. Aliasing works on both sides of 2π."),
+        quiz.option(f"About {_n(_N_ALL)}: every pair, as at 2π", False,
+                    f"All {_n(_N_ALL)} pairs collide only at exactly 2π, where every sample is "
+                    "sin 0 = 0. A miss of 0.01 radian per step is the slow wave sin(0.01p) read "
+                    f"backwards: {_N_W5} pairs."),
+        quiz.option(f"Far fewer than {_N001}: it is a fast wave", False,
+                    f"The grey curve turns {_N_TURNS5:.0f} times over 1000 positions, but only whole "
+                    "positions count, and there each step moves the angle by −0.01 radian modulo "
+                    f"2π: the count of the slow wave, {_N_W5}."),
+        quiz.option(f"About twice {_N001}: the sign flip adds pairs", False,
+                    "Flipping the sign of every sample moves every value to its negative, so two "
+                    "positions agree after the flip exactly when they agreed before: the count "
+                    f"stays {_N_W5}."),
         kind="predict",
     ),
     quiz.question(
         f"Lowering ω from 1 to 0.01 cuts the pairs among positions 0 … 1000 that agree to 3 "
         f"decimals from {_n(_N1)} to {_N001}. Why is ω = 0.01 still a poor encoding?",
-        quiz.option("Neighbouring positions get almost the same value.", True,
+        quiz.option("Neighbouring positions get nearly equal values.", True,
                     "One step turns the angle by 0.01 radian, so the sine changes by at most 0.01 "
                     f"(ten rounding steps), and {_SAME_NEIGHBOURS} neighbouring pairs already "
                     "agree to 3 decimals. A slow wave blurs near positions (and keeps far ones "
@@ -199,7 +214,7 @@ QUIZ = quiz.quiz(
                     f"{2 * np.pi / 0.01 / 4:.0f}); a fast wave separates neighbours "
                     "but repeats. Chapters 4 and 5 "
                     "combine frequencies to get both."),
-        quiz.option("A slow sine is no longer bounded by 1.", False,
+        quiz.option("A slow sine is no longer bounded between −1 and 1.", False,
                     "Every sine stays in [−1, 1], whatever its frequency: ω changes how fast the "
                     "wave moves, not how high it goes."),
         quiz.option("On long sequences it collides more than ω = 1.", False,
