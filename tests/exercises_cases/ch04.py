@@ -27,6 +27,14 @@ def _rot(a, top, bottom):
     return np.array([[math.cos(a), top * math.sin(a)], [bottom * math.sin(a), math.cos(a)]])
 
 
+def _stepwise(k, omega):
+    """k single steps, one after another: no step at all for a negative k, a TypeError for 2.5."""
+    m = np.eye(2)
+    for _ in range(k):
+        m = pair_shift(1, omega) @ m
+    return m
+
+
 CASES = {
     "check_alternating": {
         "correct": alternating,
@@ -62,7 +70,7 @@ CASES = {
         "correct": pair_shift,
         "wrong": [
             (lambda k, w: _rot(k * w, -1, 1), "(cos, sin) order"),      # the textbook matrix
-            (lambda k, w: pair_shift(-k, w), "it equals R(-k)"),        # the same matrix
+            (lambda k, w: pair_shift(-k, w), "equals R(-k)"),           # the same matrix
             (lambda k, w: _rot(k, 1, -1), "k * omega, not k."),
             (lambda k, w: _rot(k / w, 1, -1), "not k / omega"),
             (lambda k, w: _rot(w, 1, -1), "not omega"),
@@ -73,7 +81,14 @@ CASES = {
             (lambda k, w: np.diag([math.cos(k * w)] * 2), "off-diagonal entries are missing"),
             (lambda k, w: pair_shift(k, w).ravel(), "expected shape"),
             (lambda k, w: pair_shift(abs(k), w), "did you take abs(k)?"),
-            (lambda k, w: pair_shift(int(k), w), "wrong values"),       # caught by k = 2.5
+            (lambda k, w: pair_shift(int(k), w), "you cut it to a whole number"),   # k = 2.5
+            (lambda k, w: pair_shift(round(k), w), "you cut it to a whole number"),
+            (lambda k, w: pair_shift(math.ceil(k), w), "you rounded it up"),
+            # written for a row vector: v @ M = v(p + k), so M is the transpose of R
+            (lambda k, w: pair_shift(k, w).T, "a matrix written for a row vector"),
+            # one step raised to the power k: right for whole k, TypeError for k = 2.5
+            (lambda k, w: np.linalg.matrix_power(pair_shift(1, w), k), "k may be a fraction"),
+            (_stepwise, "a loop over range(k)"),
         ],
     },
 }

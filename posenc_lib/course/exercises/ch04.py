@@ -118,25 +118,31 @@ def check_pair_shift(student: Callable[[float, float], Any]) -> Report:
     """Exercise: ``pair_shift(k, omega)``: the 2×2 matrix with
     ``R @ [sin(ω p), cos(ω p)] == [sin(ω (p + k)), cos(ω (p + k))]`` for every p.
 
-    float32 results and lists pass. The textbook rotation [[cos, −sin], [sin, cos]] (written for
-    (cos, sin) order) is R(−k) here and is rejected with a hint that covers both readings.
+    float32 results and lists pass. [[cos, −sin], [sin, cos]] is R(−k) here: it is the textbook
+    rotation (written for (cos, sin) order) and also the matrix for row vectors (``v @ M``), and
+    it is rejected with a hint that covers every reading. Whole offsets arrive as Python ints
+    (so ``np.linalg.matrix_power`` works there) and one offset is a fraction, 2.5 (as the exercise
+    says): ``int(k)`` and ``matrix_power`` are told why they fail only there.
     """
     # k = 2.5: the offset need not be a whole number (int(k) would pass every other case)
-    cases = [("k = 1, ω = 1", (1.0, 1.0)), ("k = 3, ω = 0.5", (3.0, 0.5)),
-             ("k = -2, ω = 1", (-2.0, 1.0)), ("k = 10, ω = 0.01", (10.0, 0.01)),
+    cases = [("k = 1, ω = 1", (1, 1.0)), ("k = 3, ω = 0.5", (3, 0.5)),
+             ("k = -2, ω = 1", (-2, 1.0)), ("k = 10, ω = 0.01", (10, 0.01)),
              ("k = 2.5, ω = 0.3", (2.5, 0.3))]
 
     def ref(k: float, w: float) -> np.ndarray:
         return _enc.shift_matrix(k, [w])
 
     diagnoses = [
-        # [[c, -s], [s, c]] is both the textbook rotation and R(-k): one hint for both readings
+        # [[c, -s], [s, c]] is the textbook rotation, R(-k) and the transpose of R(k) (the matrix
+        # for row vectors): one hint true for every reading
         Diagnosis(lambda k, w: _rotation(k * w, (-1, 1)),
-                  "this matrix turns the point the wrong way: it equals R(-k), k positions back. "
-                  "It is the familiar rotation [[cos, -sin], [sin, cos]], which is written for "
-                  "(cos, sin) order; here the vector is (sin, cos). Expand "
+                  "this matrix is the transpose of the one asked for, and equals R(-k): "
+                  "multiplied onto the column (sin ωp, cos ωp) it moves k positions *back*. "
+                  "Two usual routes lead to it: the familiar rotation [[cos, -sin], [sin, cos]], "
+                  "which is written for (cos, sin) order, or a matrix written for a row vector, "
+                  "`v @ M`. Here R multiplies the column (sin, cos) from the left, R @ v: expand "
                   "sin(a + b) = sin a cos b + cos a sin b and "
-                  "cos(a + b) = cos a cos b - sin a sin b, and read off the matrix."),
+                  "cos(a + b) = cos a cos b - sin a sin b, and read off the rows."),
         Diagnosis(lambda k, w: _rotation(k),
                   "the angle is k * omega, not k."),
         Diagnosis(lambda k, w: _rotation(k / w),
@@ -158,8 +164,28 @@ def check_pair_shift(student: Callable[[float, float], Any]) -> Report:
         Diagnosis(lambda k, w: np.diag([np.cos(k * w)] * 2),
                   "the off-diagonal entries are missing: the new sine also depends on the old "
                   "cosine (sin(a + b) = sin a cos b + cos a sin b)."),
+        # silent on whole offsets (where the answer is right): only k = 2.5 shows it
+        Diagnosis(lambda k, w: None if k == int(k) else _rotation(int(k) * w),
+                  "k may be a fraction (here 2.5): you cut it to a whole number (int, round or "
+                  "floor give 2). Use k itself: the angle is k * omega."),
+        Diagnosis(lambda k, w: np.eye(2) if k < 0 else None,
+                  "for k = -2 you returned the identity (a loop over range(k), for example, "
+                  "makes no step when k is negative). A negative k turns the point backwards, by "
+                  "the angle k * omega: build the matrix from that angle directly."),
+        Diagnosis(lambda k, w: None if k == int(k) else _rotation(np.ceil(k) * w),
+                  "k may be a fraction (here 2.5): you rounded it up to 3. Use k itself: the "
+                  "angle is k * omega."),
     ]
     report = run_checks("pair_shift", student, ref, cases, diagnoses)
+    # np.linalg.matrix_power(R(1), k) or a loop over range(k): right for whole k, but the
+    # fractional case raises (TypeError: exponent must be an integer, or a float in range)
+    fractional = [j for j, m in enumerate(report.messages)
+                  if m.startswith("k = 2.5") and "raised TypeError" in m and "integer" in m]
+    if fractional:
+        report.messages[fractional[0]] += (
+            ". Hint: k may be a fraction (here 2.5), so a whole number of steps, "
+            "np.linalg.matrix_power(R, k) or a loop over range(k), cannot reach it. Build the "
+            "matrix from the angle k * omega directly.")
     # Right for every k >= 0 and wrong only for k = -2: the signs of the matrix are right and
     # the sign of k got lost (abs(k)), even though R(2) also reads as the textbook rotation there.
     negative = [m for m in report.messages if m.startswith("k = -2")]
