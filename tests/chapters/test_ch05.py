@@ -100,3 +100,21 @@ def test_float32_recipe_that_multiplies_by_the_frequency_is_accepted():
     pos = np.arange(100)[:, None] / np.arange(1, 17)
     assert np.max(np.abs(exact[:, 0::2] - np.sin(pos))) > 1e-6      # float32 really is off
     assert exercises.check_linear_encoding(float32_encoding).ok
+
+
+def test_octave_counts_hint_names_only_mistakes_no_passed_case_rules_out():
+    """Without the 1e-9, and with octaves closed on the right, the rounding case gives the same
+    wrong counts; the hand example (exact powers of two) tells the two apart, so each learner
+    gets only the hint about their own mistake."""
+    def no_eps(lam):
+        lam = np.asarray(lam, dtype=float)
+        return np.bincount(np.floor(np.log2(lam / lam.min())).astype(int))
+
+    def closed_right(lam):
+        ratio = np.asarray(lam, dtype=float) / np.min(lam)
+        return np.bincount(np.maximum(np.ceil(np.log2(ratio) - 1e-9) - 1, 0).astype(int))
+
+    report = exercises.check_octave_counts(no_eps).text()
+    assert "4 of 5" in report and "add 1e-9" in report and "closed on the right" not in report
+    report = exercises.check_octave_counts(closed_right).text()
+    assert "closed on the right" in report and "add 1e-9 to log2(ratio) before" not in report

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...maths import encodings as _enc
 from ...maths import periodicity as _per
-from ._core import Diagnosis, Report, run_checks
+from ._core import Diagnosis, Report, call_student, close, run_checks
 
 __all__ = ["check_linear_encoding", "check_octave_counts"]
 
@@ -117,12 +117,30 @@ def check_octave_counts(student: Callable[[np.ndarray], Any]) -> Report:
     2**b <= λ/λ_min < 2**(b+1); empty octaves count 0.
 
     One case has ratios 1e-12 below powers of two (rounding): without the 1e-9 the exercise asks
-    for, they drop an octave and the answer is rejected with a hint saying so.
+    for, they drop an octave and the answer is rejected with a hint saying so. Octaves closed on
+    the right give the same numbers there; that hint is given only to a learner who also fails
+    the hand example, whose exact powers of two tell the two mistakes apart.
     """
     short = 2.0 ** np.arange(6) * (1.0 - 1e-12)   # 2, 4, … 32, each a hair short, as after rounding
     short[0] = 1.0
+    hand = np.array([1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 9.0])      # exact powers of two: 1, 2, 4
+    passed_hand: list[bool] = []
+
+    def fails_hand_example() -> bool:
+        """Whether the learner's function gets the hand example wrong (computed once)."""
+        if not passed_hand:
+            status, got = call_student(student, (hand.copy(),))
+            passed_hand.append(status == "ok" and close(got, _per.octave_counts(hand)))
+        return not passed_hand[0]
+
+    def closed_on_the_right(lam: np.ndarray) -> np.ndarray | None:
+        # a learner who passed the hand example put 2, 4 in the right octave: not this mistake
+        if not fails_hand_example():
+            return None
+        return _bincount(np.maximum(_octaves(lam, rounding=np.ceil, eps=-1e-9) - 1, 0))
+
     cases = [
-        ("a hand example", (np.array([1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 9.0]),)),
+        ("a hand example", (hand.copy(),)),
         ("linear schedule, d = 64", (2 * np.pi / _enc.linear_frequencies(64),)),
         ("geometric schedule, d = 16", (_enc.wavelengths(16),)),
         ("unsorted input with empty octaves", (np.array([12.0, 3.0, 5.0, 3.5, 100.0]),)),
@@ -141,13 +159,13 @@ def check_octave_counts(student: Callable[[np.ndarray], Any]) -> Report:
         Diagnosis(lambda lam: _bincount(_octaves(lam, rounding=np.rint)),
                   "round down with np.floor, not to the nearest whole number: octave b holds "
                   "every ratio from 2**b up to 2**(b+1)."),
-        Diagnosis(lambda lam: _bincount(np.maximum(_octaves(lam, rounding=np.ceil, eps=-1e-9) - 1,
-                                                   0)),
+        Diagnosis(closed_on_the_right,
                   "octave b is closed on the left, [2**b, 2**(b+1)): a ratio of exactly 2**b "
                   "starts octave b. Your octaves are closed on the right (2**b, 2**(b+1)], so "
                   "every exact power of two lands one octave too low: use "
                   "floor(log2(ratio) + 1e-9)."),
-        Diagnosis(lambda lam: _bincount(_octaves(lam, eps=0.0)),
+        # without the 1e-9, exact powers of two (the hand example) still land right
+        Diagnosis(lambda lam: None if fails_hand_example() else _bincount(_octaves(lam, eps=0.0)),
                   "a ratio a hair below a power of two (3.9999999999 instead of 4, from "
                   "rounding) fell into the octave below: add 1e-9 to log2(ratio) before "
                   "np.floor."),

@@ -10,45 +10,46 @@ from ...display import quiz
 from ...display.numbers import below
 from ...maths import encodings, periodicity
 
-# Q1: sin(pos/2i) with i = 0 is NaN at every position; wavelengths 2π(i + 1)
-with np.errstate(divide="ignore", invalid="ignore"):
-    _AT_0 = float(np.sin(np.float64(0) / 0))
-    _AT_5 = float(np.sin(np.float64(5) / 0))
-assert math.isnan(_AT_0) and math.isnan(_AT_5)
-_LAM = 2 * np.pi / encodings.linear_frequencies(8)
-assert abs(_LAM[0] - 2 * math.pi) < 1e-12 and np.all(np.diff(_LAM) > 0)
-assert 1 / 4 > 1 / 6                                     # i = 3: i + 1 is faster than 2i
+# Q1: sin(pos/2i), cos(pos/2i) with the pairs counted from i = 1: divisors 2, 4, 6, 8 (d = 8)
+_LAM = 2 * np.pi / encodings.linear_frequencies(8)                 # 2π(i + 1): 2π, 4π, 6π, 8π
+assert np.allclose(_LAM / np.pi, [2, 4, 6, 8])
+_LAM_2I = np.array([2 * np.pi * 2 * i for i in range(1, 5)])      # 2π · 2i: 4π, 8π, 12π, 16π
+assert np.allclose(_LAM_2I, 2 * _LAM)                               # every wavelength doubled
+_pos = np.arange(200.0)
+_pe_2i = np.stack([f(_pos[:, None] / (2 * np.arange(1, 5))) for f in (np.sin, np.cos)], -1)
+_half = _pos[:, None] / 2 * encodings.linear_frequencies(8)       # the chapter's angles at p/2
+assert np.allclose(_pe_2i, np.stack([np.sin(_half), np.cos(_half)], -1))   # half the speed
+_EFF_2I = periodicity.effective_octaves(_LAM_2I)
+assert abs(_EFF_2I - periodicity.effective_octaves(_LAM)) < 1e-12  # the same octave shares
 
-# Q2: the best linear shift PE(p + 1) ≈ M PE(p), d = 8, 2001 positions, both conventions
-def _fit_error(convention: str) -> float:
-    pe = encodings.linear(2001, 8, convention=convention)
+
+# Q2: the pairs stored (cos, sin) instead of (sin, cos): the best linear shift still exists
+def _fit_error(pe: np.ndarray) -> float:
     m, *_ = np.linalg.lstsq(pe[:-1], pe[1:], rcond=None)  # solves pe[:-1] @ m = pe[1:]: m = Mᵀ
     return float(np.max(np.abs(pe[:-1] @ m - pe[1:])))
 
 
-_FIT_DIM = _fit_error("dimension")
-_FIT_PAIR = below(_fit_error("pair"), 1e-12)
+_PE8 = encodings.linear(2001, 8)
+_COS_FIRST = _PE8.reshape(2001, 4, 2)[:, :, ::-1].reshape(2001, 8)   # (cos, sin) in every pair
+_FIT_COS_FIRST = below(_fit_error(_COS_FIRST), 1e-12)
+_FIT_DIM = _fit_error(encodings.linear(2001, 8, convention="dimension"))
 assert _FIT_DIM > 0.5
+_B = encodings.shift_matrix(1, encodings.linear_frequencies(8))      # R(1) for (sin, cos)
+_SWAP = np.kron(np.eye(4), [[0, 1], [1, 0]])
+_M_COS_FIRST = _SWAP @ _B @ _SWAP                                   # the same turn, (cos, sin)
+assert np.allclose(_COS_FIRST[1:] , _COS_FIRST[:-1] @ _M_COS_FIRST.T, atol=1e-12)
+_c, _s = math.cos(1.0), math.sin(1.0)
+assert np.allclose(_M_COS_FIRST[:2, :2], [[_c, -_s], [_s, _c]])     # pair 0: the textbook form
+assert np.max(np.abs(_M_COS_FIRST - _B)) > 0.5                      # not the (sin, cos) matrix
 
-# Q3: similarity of the linear schedule, d = 64, against the offset
-_D = 64
-_K = np.arange(10_001)
-_SIM_LIN = np.cos(np.outer(_K, encodings.linear_frequencies(_D))).mean(axis=1)
-_SIM_GEO = np.cos(np.outer(_K, 2 * np.pi / encodings.wavelengths(_D))).mean(axis=1)
-_PE = encodings.linear(1234 + 1001, _D)
-_OFFSET_ONLY = below(float(np.max(np.abs(_PE[1234] @ _PE[1234:].T - _PE[0] @ _PE[:1001].T))),
-                     1e-12)
-_SLOWEST = math.pi * _D                                   # longest wavelength 2π · d/2
-_FAR = _K[_K > _SLOWEST]                                  # offsets 202 … 10 000
-_FAR_END = f"{_FAR[-1]:,}".replace(",", " ")             # 10 000, spaced as in the chapter
-_N_LIN = int(np.sum(_SIM_LIN[_FAR] > _SIM_LIN[100]))
-_DIP = int(np.argmin(_SIM_LIN[:201]))                    # the similarity's lowest point: 66
-assert 40 < _DIP < 100 and _SIM_LIN[_DIP] < _SIM_LIN[100]   # "a few dozen"; 100 is past the dip
-_N_GEO = int(np.sum(_SIM_GEO[_FAR] > _SIM_GEO[100]))
-assert np.min(np.abs(_SIM_LIN[_FAR] - _SIM_LIN[100])) > 1e-9      # no near-ties: counts portable
-assert np.min(np.abs(_SIM_GEO[_FAR] - _SIM_GEO[100])) > 1e-9
-assert _SIM_LIN[754] > 0.3 > 0 > _SIM_LIN[100] and _N_GEO == 0 and _N_LIN > len(_FAR) / 2
-
+# Q3: a schedule that doubles the wavelength from pair to pair, d = 16 (8 pairs)
+_LAM_DOUBLING = 2 * np.pi * 2.0 ** np.arange(8)
+_COUNTS_DOUBLING = periodicity.octave_counts(_LAM_DOUBLING)
+_EFF_DOUBLING = periodicity.effective_octaves(_LAM_DOUBLING)
+_SPAN_DOUBLING = periodicity.octave_span(_LAM_DOUBLING)
+assert _COUNTS_DOUBLING.tolist() == [1] * 8 and abs(_EFF_DOUBLING - 8) < 1e-9
+assert abs(_SPAN_DOUBLING - 7) < 1e-9
+_EFF_LIN16 = periodicity.effective_octaves(2 * np.pi / encodings.linear_frequencies(16))
 
 def _phase(k: float | np.ndarray, omega: np.ndarray) -> np.ndarray:
     """How far each pair is from a whole number of turns after k positions (radians)."""
@@ -57,9 +58,6 @@ def _phase(k: float | np.ndarray, omega: np.ndarray) -> np.ndarray:
 
 
 _TURNS_754 = 754 / (2 * math.pi)
-_BACK_64 = _phase(754, encodings.linear_frequencies(_D)) < 0.02
-_DIVIDES_120 = np.array([120 % (i + 1) == 0 for i in range(_D // 2)])
-assert np.array_equal(_BACK_64, _DIVIDES_120)
 
 # Q4: effective octaves of the linear schedule, d = 64 and 512 (and the geometric one)
 _LIN = {d: 2 * np.pi / encodings.linear_frequencies(d) for d in (64, 512)}
@@ -85,72 +83,77 @@ _MISS_5278 = float(_phase(5278, _W16).max())
 assert math.lcm(*range(1, 9)) == 840 and _MISS_5278 < 0.13
 _K_ALL_BACK = 1 + int(np.argmax(_phase(np.arange(1, 60000)[:, None], _W16).max(axis=-1) < 0.02))
 assert _K_ALL_BACK > 5278 and _phase(_K_ALL_BACK, _W16).max() < 0.02
+_K_ALL_BACK_SHOWN = f"{_K_ALL_BACK:,}".replace(",", " ")          # 42 223, spaced as in the book
 assert _DIST[5278] < _DIST[754] < _DIST[1]
 
 
 QUIZ = quiz.quiz(
     quiz.question(
-        "With the pair index i = 0, 1, 2, …, the idea is often written sin(pos/2i), "
-        "cos(pos/2i). Why does this book divide by i + 1 instead?",
-        quiz.option("Pair 0 would divide by zero: NaN at every position.", True,
-                    "With i = 0 the angle is pos/0: 0/0 at position 0 and ∞ at the others, and "
-                    f"numpy gives sin(0/0) = {_AT_0} and sin(5/0) = {_AT_5}. Counting pairs from "
-                    "1 keeps pair 0 as chapter 4's circle (wavelength 2π ≈ "
-                    f"{_LAM[0]:.3f}). Compared with 2i, dividing by i + 1 also makes the pairs "
-                    "i ≥ 2 faster (i = 3: 1/4 instead of 1/6), but that is a side effect, not "
-                    "the reason."),
-        quiz.option("So that every wavelength is a whole number of positions.", False,
-                    f"The wavelength of pair i is 2π(i + 1): {_LAM[0]:.3f}, {_LAM[1]:.3f}, "
-                    f"{_LAM[2]:.3f}, …, never a whole number, since 2π is irrational. Nothing needs "
-                    "whole wavelengths; what breaks with 2i is pair 0, which divides by zero."),
-        quiz.option("To make pair 0 the slowest of the pairs.", False,
-                    "The opposite: pair 0 has the largest frequency, 1/1, and the shortest "
-                    f"wavelength, 2π ≈ {_LAM[0]:.3f}; pair i turns i + 1 times more slowly. The "
-                    "change from 2i to i + 1 is about pair 0 dividing by zero."),
-        kind="concept",
+        "A code base writes the linear schedule as sin(pos/2i), cos(pos/2i), counting the pairs "
+        "from i = 1 (so nothing divides by zero). With d = 8, what are its four wavelengths?",
+        quiz.option("4π, 8π, 12π, 16π", True,
+                    "Pair i turns by 1/(2i) radian per position, so one turn takes 2π · 2i "
+                    "positions: 4π, 8π, 12π, 16π. That is this chapter's 2π(i + 1) = 2π, 4π, 6π, 8π "
+                    "with every wavelength doubled (every pair turns at half the speed). "
+                    "The steps are still equal, so the pairs crowd into octaves exactly as "
+                    f"before ({_EFF_2I:.2f} effective octaves either way)."),
+        quiz.option("2π, 4π, 6π, 8π", False,
+                    "Those are this chapter's wavelengths, 2π(i + 1) with i from 0. Dividing by 2i "
+                    "with i = 1 … 4 divides by 2, 4, 6, 8, so pair i needs 2π · 2i positions per "
+                    "turn: 4π, 8π, 12π, 16π."),
+        quiz.option("π, 2π, 3π, 4π", False,
+                    "That multiplies the angle by 2i instead of dividing by it. The angle pos/(2i) "
+                    "grows by 1/(2i) per position, so a turn of 2π takes 2π · 2i positions: 4π, "
+                    "8π, 12π, 16π."),
+        quiz.option("Undefined: one pair divides by zero", False,
+                    "Only if the pairs are counted from 0, as the formula is often (mis)read. "
+                    "Counted from 1 the divisors are 2, 4, 6, 8, and the wavelengths 2π · 2i = "
+                    "4π, 8π, 12π, 16π."),
+        kind="compute",
     ),
     quiz.question(
-        "A variant gives each *dimension* its own frequency: sin(pos/1), cos(pos/2), "
-        "sin(pos/3), cos(pos/4), … What does it lose compared with one frequency per pair?",
-        quiz.option("Boundedness: some of its values can exceed 1.", False,
-                    "Every entry is still a sine or a cosine, so it stays between −1 and 1. What "
-                    "changes is that the sine and the cosine of a pair no longer share an "
-                    "angle."),
-        quiz.option("A fixed matrix that shifts every position by k.", True,
-                    "A rotation turns (sin θ, cos θ) only when both use the same θ. With d = 8 "
-                    "and 2001 positions, the best matrix M with PE(p + 1) ≈ M·PE(p) is off by up "
-                    f"to {_FIT_DIM:.2f} for this variant, against less than {_FIT_PAIR:.0e} for "
-                    "one frequency per pair."),
-        quiz.option("Nothing: more distinct frequencies only help it.", False,
-                    "More frequencies help only if attention can use them. Here no fixed matrix "
-                    f"shifts the encoding (the best one is off by up to {_FIT_DIM:.2f}), so "
-                    "“k positions back” is no longer one linear map that attention could learn."),
-        kind="concept",
+        "Keep the linear frequencies 1/(i + 1), but store every pair as (cos, sin) instead of "
+        "(sin, cos). Is there still one fixed matrix M with PE(p + 1) = M·PE(p) for every p?",
+        quiz.option("Yes, each block [[cos, −sin], [sin, cos]]", True,
+                    "Swapping the two members of every pair is a fixed permutation, so the shift "
+                    "stays linear; each block is the textbook rotation written for (cos, sin), "
+                    "cos(a + b) = cos a cos b − sin a sin b first. Fitted over 2001 positions "
+                    f"(d = 8) it is exact to within {_FIT_COS_FIRST:.0e}. What breaks the rule is "
+                    "giving the sine and the cosine of a pair *different* frequencies (the best "
+                    f"matrix is then off by up to {_FIT_DIM:.2f})."),
+        quiz.option("Yes, the same matrix as for (sin, cos)", False,
+                    "The turn is the same, but the coordinates are listed the other way round, so "
+                    "the off-diagonal signs swap places: each block becomes [[cos, −sin], "
+                    "[sin, cos]]. The (sin, cos) matrix applied to (cos, sin) turns backwards."),
+        quiz.option("No: a rotation needs the sine listed first", False,
+                    "The order is a convention (chapter 4's pitfall): with (cos, sin) the block is "
+                    "the familiar [[cos, −sin], [sin, cos]]. What a rotation needs is that both "
+                    "members share one angle."),
+        quiz.option("No: the pairs turn at different speeds", False,
+                    "They do, but a block-diagonal matrix gives each pair its own block, turning by "
+                    "its own angle 1/(i + 1): chapter 4's rule holds pair by pair."),
+        kind="predict",
     ),
     quiz.question(
-        f"Linear schedule, d = {_D}: the similarity PE(p)·PE(p + k)/(d/2) is "
-        f"{_SIM_LIN[754]:.2f} at k = 754 but −{-_SIM_LIN[100]:.2f} at k = 100. What does this "
-        "tell you?",
-        quiz.option("The encoding is no longer relative at large offsets.", False,
-                    "It is still relative: the similarity depends only on the offset k (started "
-                    f"from position 1234, the values agree to within {_OFFSET_ONLY:.0e}). The "
-                    "trouble is what that function of k looks like far out."),
-        quiz.option("Rounding errors pile up at large offsets.", False,
-                    f"The rise is real, not noise: 754 = 2π · {_TURNS_754:.3f}, and the "
-                    f"{int(_BACK_64.sum())} pairs whose i + 1 divides 120 have turned a whole "
-                    "number of times, give or take 0.02 radian. They see offset 754 as if it "
-                    "were offset 0."),
-        quiz.option("Past a few dozen offsets, more similar no longer means nearer.", True,
-                    f"The similarity falls only as far as offset {_DIP}, its lowest point "
-                    f"({_SIM_LIN[_DIP]:.2f}); offset 100 already looks more alike "
-                    f"({_SIM_LIN[100]:.2f}). Further out the pairs' phases decide: no pair can "
-                    f"say \"nearer\" beyond half its wavelength, at most πd/2 ≈ "
-                    f"{_SLOWEST / 2:.0f} for the slowest, and 754 = 2π · {_TURNS_754:.3f} brings the "
-                    f"{int(_BACK_64.sum())} of {_D // 2} pairs whose i + 1 divides 120 back into "
-                    f"step. In all, {_N_LIN} of the {len(_FAR)} offsets from {_FAR[0]} to "
-                    f"{_FAR_END} look more alike than offset 100; with the geometric schedule "
-                    f"of chapter 6, not one ({_N_GEO})."),
-        kind="concept",
+        "A schedule doubles the wavelength from one pair to the next: 2π, 4π, 8π, …, 256π "
+        "(d = 16, 8 pairs). What are its span and its effective number of octaves?",
+        quiz.option("Span 7; effective octaves: 8", True,
+                    "The longest wavelength is 2⁷ times the shortest: a span of log₂ 2⁷ = 7 "
+                    "doublings. Each of the octaves 0 … 7 holds exactly one pair, so the shares are "
+                    f"8 × 1/8, H = 3 bits and 2^H = {_EFF_DOUBLING:.0f}: it counts octaves, not "
+                    "doublings, so it can exceed the span by 1. The linear schedule with the same "
+                    f"d manages {_EFF_LIN16:.1f}."),
+        quiz.option("Span 8; effective octaves 8", False,
+                    "Eight wavelengths sit at 2⁰, …, 2⁷ times the shortest: seven doublings "
+                    "separate the ends, so the span is 7. The effective number counts octaves, "
+                    f"eight of them, each with one pair: {_EFF_DOUBLING:.0f}."),
+        quiz.option("Span 7; effective octaves only 3", False,
+                    "3 is H, the entropy in bits (eight equal shares give log₂ 8 = 3). The "
+                    f"effective number of octaves is 2^H = {_EFF_DOUBLING:.0f}."),
+        quiz.option("Span 7; effective octaves just 1", False,
+                    "That would mean all pairs in one octave. Doubling every step puts each pair "
+                    f"in its own octave: eight equal shares, 2^H = {_EFF_DOUBLING:.0f}."),
+        kind="compute",
     ),
     quiz.question(
         f"With the linear schedule, d = 64 gives {_EFF[64]:.1f} effective octaves. Predict the "
@@ -167,10 +170,13 @@ QUIZ = quiz.quiz(
                     "But the new pairs do not spread over that range: they pile into the top "
                     f"octaves, and the effective number is {_EFF[512]:.2f}."),
         quiz.option("≈ 30: up eightfold, like d", False,
-                    "That would need each pair's wavelength to be a constant factor longer than "
-                    "the previous one. Here they grow in equal steps of 2π, so the new pairs "
-                    f"crowd into the top octaves: {_EFF[512]:.2f} effective octaves. The "
-                    f"geometric schedule goes from {_GEO_EFF[64]:.1f} to {_GEO_EFF[512]:.1f}."),
+                    "That would need every new pair to add a new scale: a factor between "
+                    "neighbouring wavelengths that stays the same as d grows (say 2, one octave "
+                    "per pair). Here they grow in equal steps of 2π, so the new pairs crowd into "
+                    f"the top octaves: {_EFF[512]:.2f} effective octaves. Chapter 6's geometric "
+                    "schedule has a constant factor, n^(2/d), but it shrinks as d grows (the top "
+                    "stays below 2πn), so it goes only from "
+                    f"{_GEO_EFF[64]:.1f} to {_GEO_EFF[512]:.1f}."),
         kind="predict",
     ),
     quiz.question(
@@ -196,7 +202,7 @@ QUIZ = quiz.quiz(
                     "off. All eight come roughly back together only near multiples of "
                     "2π · 840 ≈ 5278, 840 being the least common multiple of 1 … 8: at offset "
                     f"5278 every pair is within {_MISS_5278:.2f} radian (not the 0.02 of the "
-                    f"question: that first happens at offset {_K_ALL_BACK:,}), and the distance "
+                    f"question: that first happens at offset {_K_ALL_BACK_SHOWN}), and the distance "
                     f"is only {_DIST[5278]:.3f}."),
         kind="compute",
     ),
