@@ -270,7 +270,8 @@ def shift_matrix(offset: float, omegas: ArrayLike) -> NDArray[np.float64]:
 
     for every position :math:`p` (the angle-addition formulas). With the interleaved layout,
     ``shift_matrix(k, frequencies(d, n)) @ sinusoidal_at(p, d, n) == sinusoidal_at(p + k, d, n)``.
-    Each block is a rotation (clockwise by :math:`k\omega_i` in the (sin, cos) plane); it does not
+    Each block is a rotation by :math:`k\omega_i`: clockwise if the pair (sin, cos) is read as
+    (x, y), counter-clockwise as the book draws a pair (cosine across, sine up); it does not
     depend on :math:`p`. Shape ``(2m, 2m)``.
     """
     k = check_finite_real("offset", offset)
